@@ -12,6 +12,9 @@
 //   dist/cjs/             the same declarations for `require`, in a directory whose package.json
 //                         says "commonjs": TypeScript reads a .d.ts by its package's "type", and a
 //                         CommonJS consumer may not `require` an ES module's types (TS1479)
+//   dist/**/NAME.lazy.cjs code the package `require`s when a program first needs it, each
+//                         bundled apart so that importing the package does not compile it
+//                         (below; src/**/NAME.lazy.ts)
 //
 // package.json's conditional `exports` sends `import` to dist/index.js and `require` to
 // dist/index.cjs, each with its "types". Why one CommonJS implementation: CommonJS partners on
@@ -26,7 +29,7 @@
 //   node typescript/bundle.mjs PACKAGE_DIR      (after tsc -p PACKAGE_DIR/tsconfig.json)
 import { build } from "esbuild";
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import vm from "node:vm";
 
 const WRAPPER_MARK = "// The ES module entry of a dual package (typescript/bundle.mjs)";
@@ -52,32 +55,50 @@ for (const file of readdirSync(dist, { recursive: true })) {
   }
 }
 
-const result = await build({
-  entryPoints: [index],
-  write: false,
-  outfile: join(dist, "index.cjs"),
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  external: ["@baas/runtime"],
-  logLevel: "error",
-  legalComments: "none",
-  // Less for V8 to read at import (comments and layout; names kept, for stack traces and
-  // `constructor.name`): the .d.ts files keep the documentation.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  keepNames: true,
-  metafile: true,
-});
-const [output] = result.outputFiles;
-const exportsOf = Object.values(result.metafile.outputs)[0]?.exports;
-if (output === undefined || exportsOf === undefined) throw new Error("bundle.mjs: esbuild gave no output");
-const { code, names } = toCommonJs(output.text);
-if ([...names].sort().join() !== [...exportsOf].sort().join()) {
-  throw new Error(`bundle.mjs: the CommonJS exports differ from the bundle's (${names.length} against ${exportsOf.length})`);
+/** `entry` bundled by esbuild as one ES module, then written as CommonJS (see toCommonJs). */
+async function bundle(entry) {
+  const result = await build({
+    entryPoints: [entry],
+    write: false,
+    outfile: entry.replace(/\.js$/, ".cjs"),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: ["@baas/runtime"],
+    logLevel: "error",
+    legalComments: "none",
+    // Less for V8 to read at import (comments and layout; names kept, for stack traces and
+    // `constructor.name`): the .d.ts files keep the documentation.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    metafile: true,
+  });
+  const [output] = result.outputFiles;
+  const out = Object.values(result.metafile.outputs)[0];
+  if (output === undefined || out?.exports === undefined) throw new Error("bundle.mjs: esbuild gave no output");
+  const { code, names } = toCommonJs(output.text);
+  if ([...names].sort().join() !== [...out.exports].sort().join()) {
+    throw new Error(`bundle.mjs: the CommonJS exports differ from the bundle's (${names.length} against ${out.exports.length})`);
+  }
+  writeFileSync(entry.replace(/\.js$/, ".cjs"), code);
+  return { names, inputs: new Set(Object.keys(out.inputs)) };
 }
-writeFileSync(join(dist, "index.cjs"), code);
+
+const { names, inputs } = await bundle(index);
+
+// Lazy modules: each dist/**/NAME.lazy.js (tsc's output of a src/**/NAME.lazy.ts) bundled as a
+// CommonJS file of its own beside it, NAME.lazy.cjs, which the package's code `require`s when a
+// program first needs it (the client's descriptors' field lists: generated src/lazy.ts), so that
+// importing the package does not compile it. A lazy module holds functions and data only: none of
+// the modules the entry holds (that would be a second copy of them, classes and all).
+for (const file of readdirSync(dist, { recursive: true })) {
+  if (typeof file !== "string" || !file.endsWith(".lazy.js") || file.startsWith(`cjs${sep}`)) continue;
+  const lazy = await bundle(join(dist, file));
+  const shared = [...lazy.inputs].filter((input) => inputs.has(input));
+  if (shared.length > 0) throw new Error(`bundle.mjs: ${file} holds modules the entry holds too: ${shared.join(", ")}`);
+}
 
 // The ES module entry. `process.getBuiltinModule` (Node 20.16+) gives `createRequire` without
 // importing node:module, whose ES facade costs about 5 million instructions at import; older

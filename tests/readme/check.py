@@ -6,7 +6,9 @@ checked with it). The Rust examples are doctests already (tests/src/lib.rs).
 Each README section (`## ...`) is one partner file per language: its ```python blocks, in
 order, are one module, type-checked with `mypy --strict` against python/ and generated/python;
 its ```ts blocks one ES module (.mts), type-checked with `tsc` (strict, exactOptionalPropertyTypes,
-noUncheckedIndexedAccess, as the SDK) against the built @baas/client; every ```php block is
+noUncheckedIndexedAccess, as the SDK) against the built @baas/client; every ```js block is a
+CommonJS file (.cjs) type-checked in the same run (`checkJs`) against the CommonJS declarations a
+`require("@baas/client")` resolves to; every ```php block is
 linted with `php -l`. Fails when a README has none of the blocks it is known to hold, so the
 check cannot pass by finding nothing.
 
@@ -31,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 READMES = ["README.md", "python/README.md", "typescript/README.md", "php/README.md"]
 # Blocks each language has (the check fails on fewer: a block lost its fence or README).
-AT_LEAST = {"python": 3, "ts": 3, "php": 14}
+AT_LEAST = {"python": 3, "ts": 3, "js": 1, "php": 14}
 FENCE = re.compile(r"^```(\w+)")
 
 
@@ -66,7 +68,7 @@ def slug(text: str) -> str:
 
 def write_examples(out: Path) -> tuple[dict[str, list[Path]], dict[str, int]]:
     files: dict[str, list[Path]] = {"python": [], "ts": [], "php": []}
-    counts = {"python": 0, "ts": 0, "php": 0}
+    counts = {"python": 0, "ts": 0, "js": 0, "php": 0}
     grouped: dict[tuple[str, str, str], list[str]] = {}
     for readme in READMES:
         path = REPO / readme
@@ -81,6 +83,12 @@ def write_examples(out: Path) -> tuple[dict[str, list[Path]], dict[str, int]]:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(code, encoding="utf-8")
                 files["php"].append(target)
+            elif lang == "js":
+                # Each block on its own: a CommonJS script, checked beside the .mts files.
+                target = out / "ts" / f"{stem}_{n}.cjs"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(f"// from {readme}, {section}\n{code}", encoding="utf-8")
+                files["ts"].append(target)
             elif lang in ("python", "ts"):
                 grouped.setdefault((lang, stem, readme), []).append(f"# from {readme}, {section}\n" if lang == "python" else f"// from {readme}, {section}\n")
                 grouped[(lang, stem, readme)].append(code)
@@ -134,11 +142,11 @@ def main() -> int:
                 "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
                 "lib": ["ES2022", "DOM"], "types": ["node"], "strict": True,
                 "exactOptionalPropertyTypes": True, "noUncheckedIndexedAccess": True,
-                "noEmit": True, "skipLibCheck": True,
+                "noEmit": True, "skipLibCheck": True, "allowJs": True, "checkJs": True,
             },
             "files": [p.name for p in files["ts"]],
         }, indent=2), encoding="utf-8")
-        ok &= run(f"tsc on {len(files['ts'])} TypeScript file(s)", [args.tsc, "-p", str(config)])
+        ok &= run(f"tsc on {len(files['ts'])} TypeScript and CommonJS file(s)", [args.tsc, "-p", str(config)])
     else:
         print("readme examples: TypeScript not checked (no --tsc)")
     if args.php:

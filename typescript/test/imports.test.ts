@@ -163,3 +163,19 @@ test("every record descriptor builds its fields on first read, once", () => {
   assert.deepEqual(Object.keys(sdk.AccountShape), ["name", "fields"]);
   assert.equal(JSON.stringify(sdk.AccountShape).includes('"wire":"accountId"'), true);
 });
+
+test("importing the client compiles no field list: a descriptor's first read loads its own file", () => {
+  // The lists are files of their own (dist/records/Account.lazy.cjs, …; typescript/bundle.mjs),
+  // required by generated src/lazy.ts on a descriptor's first read: none at import, then the
+  // one file the descriptor's lists are in (and nothing more for a second read).
+  const source = `const c = require("@baas/client");
+    const lazy = () => Object.keys(require.cache).filter((f) => f.endsWith(".lazy.cjs")).map((f) => f.split(/[\\\\/]/).slice(-2).join("/"));
+    const atImport = lazy();
+    c.AccountShape.fields;
+    const afterOne = lazy();
+    c.AccountShape.fields;
+    console.log(JSON.stringify({ atImport, afterOne, afterTwo: lazy() }));`;
+  const r = spawnSync(process.execPath, ["-e", source], { cwd: REPO, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr.slice(-500));
+  assert.deepEqual(JSON.parse(r.stdout), { atImport: [], afterOne: ["records/Account.lazy.cjs"], afterTwo: ["records/Account.lazy.cjs"] });
+});

@@ -11,6 +11,7 @@
 //! | `src/codes.ts` | `ResultCode`, `RETRYABLE_CODES`, `resultCodeName` |
 //! | `src/records.ts`, `src/records/<Name>.ts` | each record's sent and received shapes and its descriptor, in a file of its own |
 //! | `src/lazy.ts` | `recordShape`: descriptors whose fields are built when first read, not at import |
+//! | `src/records/<Name>.lazy.ts`, `src/<group>/<Operation>.lazy.ts` | the descriptors' field lists, as functions, each file bundled apart (`dist/…/<Name>.lazy.cjs`) and loaded on a descriptor's first read |
 //! | `src/<group>.ts`, `src/<group>/<Operation>.ts` | each operation's request, response and `Operation` descriptor, in a file of its own |
 //! | `src/client.ts`, `src/calls/<group>.ts` | `Client`, and its methods: a file of them per group |
 //! | `src/pending.ts` | `Pending`, the OTP handle (when the spec has an OTP flow) |
@@ -94,8 +95,9 @@ pub fn files(plan: &crate::plan::SdkPlan) -> Vec<EmittedFile> {
         files.push(file(&path, records::enum_file(e)));
     }
     for r in &plan.records {
-        let path = format!("src/records/{}.ts", r.name);
-        files.push(file(&path, records::record_file(plan, r)));
+        let (text, lists) = records::record_file(plan, r);
+        files.push(file(&format!("src/records/{}.ts", r.name), text));
+        files.push(file(&format!("src/records/{}.lazy.ts", r.name), lists));
     }
     for group in &plan.groups {
         let module = names::module(&group.words);
@@ -104,8 +106,12 @@ pub fn files(plan: &crate::plan::SdkPlan) -> Vec<EmittedFile> {
             operations::group_module(group),
         ));
         for op in &group.operations {
-            let path = format!("src/{module}/{}.ts", names::stem(&op.type_words));
-            files.push(file(&path, operations::operation_module(plan, op)));
+            let stem = format!("{module}/{}", names::stem(&op.type_words));
+            let (text, lists) = operations::operation_module(plan, op, &module);
+            files.push(file(&format!("src/{stem}.ts"), text));
+            if let Some(lists) = lists {
+                files.push(file(&format!("src/{stem}.lazy.ts"), lists));
+            }
         }
         files.push(file(
             &format!("src/calls/{module}.ts"),

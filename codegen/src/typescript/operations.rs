@@ -3,7 +3,7 @@
 //! and one module per group (`src/<group>.ts`) re-exporting its operations.
 
 use super::names::{self, access, string};
-use super::types::{imports, properties, referenced, shape_const, ts_type};
+use super::types::{imports, lists_module, properties, referenced, shape_const, ts_type};
 use super::{module, says, write_doc, Out};
 use crate::plan::{
     sentences, Direction, Doc, GroupPlan, OperationPlan, RequestPlan, ResponsePlan, SdkPlan,
@@ -22,8 +22,9 @@ pub fn group_module(group: &GroupPlan) -> String {
     out.finish()
 }
 
-/// One operation's file.
-pub fn operation_module(plan: &SdkPlan, op: &OperationPlan) -> String {
+/// One operation's file (in `src/<dir>/`); and its companion (`….lazy.ts`, its descriptors'
+/// field lists) when it has a request or response descriptor.
+pub fn operation_module(plan: &SdkPlan, op: &OperationPlan, dir: &str) -> (String, Option<String>) {
     let mut out = module(&Doc::of([format!(
         "The operation `{}`: its request, its answer and their descriptors.",
         op.wire_name
@@ -51,16 +52,31 @@ pub fn operation_module(plan: &SdkPlan, op: &OperationPlan) -> String {
     }
     imports(&mut out, refs, plan, "../");
     let request_shape = matches!(op.request, RequestPlan::Fields(_));
-    if request_shape || matches!(op.response, ResponsePlan::Fields { .. }) {
-        out.line("import { recordShape } from \"../lazy.js\";");
+    let shapes = request_shape || matches!(op.response, ResponsePlan::Fields { .. });
+    let stem = names::stem(&op.type_words);
+    if shapes {
+        out.line("import { lazy, recordShape } from \"../lazy.js\";");
+        out.blank();
+        out.line(&format!(
+            "type Lists = typeof import(\"./{stem}.lazy.js\");"
+        ));
     }
     out.blank();
-    operation(&mut out, plan, op);
-    out.finish()
+    let mut lists = lists_module(&format!("the operation `{}`", op.wire_name));
+    let companion = format!("{dir}/{stem}");
+    operation(&mut out, &mut lists, &companion, plan, op);
+    (out.finish(), shapes.then(|| lists.finish()))
 }
 
 /// The request type and its shape; the descriptor's `params`.
-fn request(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, request: &str) -> String {
+fn request(
+    out: &mut Out,
+    lists: &mut Out,
+    companion: &str,
+    plan: &SdkPlan,
+    op: &OperationPlan,
+    request: &str,
+) -> String {
     match &op.request {
         RequestPlan::Fields(fields) => {
             write_doc(out, &op.request_doc);
@@ -70,7 +86,16 @@ fn request(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, request: &str) -> 
             out.dedent();
             out.line("}");
             out.blank();
-            shape_const(out, request, fields, &op.constraints, false, plan);
+            shape_const(
+                out,
+                lists,
+                companion,
+                request,
+                fields,
+                &op.constraints,
+                false,
+                plan,
+            );
             format!("{request}Shape")
         }
         RequestPlan::Free { note } => {
@@ -84,7 +109,14 @@ fn request(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, request: &str) -> 
 }
 
 /// The response type (and its shape); the descriptor's `response`.
-fn response(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, response: &str) -> String {
+fn response(
+    out: &mut Out,
+    lists: &mut Out,
+    companion: &str,
+    plan: &SdkPlan,
+    op: &OperationPlan,
+    response: &str,
+) -> String {
     write_doc(out, op.response.doc());
     match &op.response {
         ResponsePlan::Fields { fields, .. } => {
@@ -94,7 +126,7 @@ fn response(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, response: &str) -
             out.dedent();
             out.line("}");
             out.blank();
-            shape_const(out, response, fields, &[], false, plan);
+            shape_const(out, lists, companion, response, fields, &[], false, plan);
             format!("{{ k: \"record\", record: () => {response}Shape }}")
         }
         ResponsePlan::Record {
@@ -112,13 +144,13 @@ fn response(out: &mut Out, plan: &SdkPlan, op: &OperationPlan, response: &str) -
     }
 }
 
-fn operation(out: &mut Out, plan: &SdkPlan, op: &OperationPlan) {
+fn operation(out: &mut Out, lists: &mut Out, companion: &str, plan: &SdkPlan, op: &OperationPlan) {
     let request_ty = names::request(&op.type_words);
     let response_ty = names::response(&op.type_words);
     let binding = names::method(&op.words);
-    let params = request(out, plan, op, &request_ty);
+    let params = request(out, lists, companion, plan, op, &request_ty);
     out.blank();
-    let answer = response(out, plan, op, &response_ty);
+    let answer = response(out, lists, companion, plan, op, &response_ty);
     out.blank();
     says(out, &sentences::operation_call(&op.wire_name, &op.path));
     out.line(&format!(

@@ -3,7 +3,7 @@
 //! descriptors.
 
 use super::names::string;
-use super::types::{named_values, properties, shape_const};
+use super::types::{lists_module, named_values, properties, shape_const};
 use super::{module, says, write_doc, Out};
 use crate::model::TypeRef;
 use crate::plan::{sentences, Direction, Doc, EnumPlan, RecordPlan, SdkPlan};
@@ -66,14 +66,33 @@ pub fn codes_module(plan: &SdkPlan) -> String {
     out.finish()
 }
 
-/// `lazy.ts`: `recordShape`, by which every record's descriptor is built when first read.
+/// `lazy.ts`: `recordShape`, by which every record's descriptor is built when first read, and
+/// `lazy`, by which its field list is loaded then.
 pub fn lazy_module() -> String {
     let mut out = module(&doc(
         "Descriptors built when first used, not when the client is imported (issue 36): \
          importing `@baas/client` must cost little more than an empty Node start, and a \
-         program reads the fields of the few records it sends and receives.",
+         program reads the fields of the few records it sends and receives. The field lists \
+         are not even in the code a program loads at import: each file's are in its companion \
+         (`records/Account.lazy.ts`), which the package's build bundles as a CommonJS file of \
+         its own (`dist/records/Account.lazy.cjs`, typescript/bundle.mjs), required when a \
+         program first reads one of its descriptors.",
     ));
+    out.line("import { createRequire } from \"node:module\";");
     out.line("import type * as rt from \"@baas/runtime\";");
+    out.blank();
+    out.line("let load: ReturnType<typeof createRequire> | undefined;");
+    out.blank();
+    says(
+        &mut out,
+        "The companion `path` (below `src/`, `records/Account` for `records/Account.lazy.ts`), \
+         loaded on first use: `dist/<path>.lazy.cjs`, whichever module this is (`dist/index.cjs`, \
+         the bundle, or `dist/lazy.js`, tsc's), one copy for every caller.",
+    );
+    out.line("export function lazy<T>(path: string): T {");
+    out.line("  load ??= createRequire(import.meta.url);");
+    out.line("  return load(`./${path}.lazy.cjs`) as T;");
+    out.line("}");
     out.blank();
     says(
         &mut out,
@@ -178,12 +197,18 @@ fn record_imports(out: &mut Out, r: &RecordPlan) {
     }
 }
 
-/// `records/<Name>.ts`: one record's shapes and descriptor.
-pub fn record_file(plan: &SdkPlan, r: &RecordPlan) -> String {
+/// `records/<Name>.ts`: one record's shapes and descriptor; and its companion
+/// `records/<Name>.lazy.ts`, the descriptor's field list.
+pub fn record_file(plan: &SdkPlan, r: &RecordPlan) -> (String, String) {
     let mut out = module(&doc(&format!("The record `{}`.", r.name)));
     out.line("import type * as rt from \"@baas/runtime\";");
-    out.line("import { recordShape } from \"../lazy.js\";");
+    out.line("import { lazy, recordShape } from \"../lazy.js\";");
     record_imports(&mut out, r);
+    out.blank();
+    out.line(&format!(
+        "type Lists = typeof import(\"./{}.lazy.js\");",
+        r.name
+    ));
     out.blank();
     for dir in directions(r) {
         write_doc(&mut out, &r.doc_in(dir));
@@ -194,6 +219,17 @@ pub fn record_file(plan: &SdkPlan, r: &RecordPlan) -> String {
         out.line("}");
         out.blank();
     }
-    shape_const(&mut out, &r.name, &r.fields, &[], true, plan);
-    out.finish()
+    let mut lists = lists_module(&format!("the record `{}`", r.name));
+    let companion = format!("records/{}", r.name);
+    shape_const(
+        &mut out,
+        &mut lists,
+        &companion,
+        &r.name,
+        &r.fields,
+        &[],
+        true,
+        plan,
+    );
+    (out.finish(), lists.finish())
 }

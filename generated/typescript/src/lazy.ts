@@ -2,10 +2,26 @@
 /**
  * Descriptors built when first used, not when the client is imported (issue 36): importing
  * `@baas/client` must cost little more than an empty Node start, and a program reads the fields of
- * the few records it sends and receives.
+ * the few records it sends and receives. The field lists are not even in the code a program loads
+ * at import: each file's are in its companion (`records/Account.lazy.ts`), which the package's
+ * build bundles as a CommonJS file of its own (`dist/records/Account.lazy.cjs`,
+ * typescript/bundle.mjs), required when a program first reads one of its descriptors.
  */
 
+import { createRequire } from "node:module";
 import type * as rt from "@baas/runtime";
+
+let load: ReturnType<typeof createRequire> | undefined;
+
+/**
+ * The companion `path` (below `src/`, `records/Account` for `records/Account.lazy.ts`), loaded on
+ * first use: `dist/<path>.lazy.cjs`, whichever module this is (`dist/index.cjs`, the bundle, or
+ * `dist/lazy.js`, tsc's), one copy for every caller.
+ */
+export function lazy<T>(path: string): T {
+  load ??= createRequire(import.meta.url);
+  return load(`./${path}.lazy.cjs`) as T;
+}
 
 /**
  * A record's descriptor whose `fields` (and `constraints`) are built on their first read and kept:

@@ -2,7 +2,9 @@
 /** The operation `activateAccount`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ActivateAccount.lazy.js");
 
 /**
  * The parameters of `activateAccount`.
@@ -24,9 +26,9 @@ export interface ActivateAccountRequest {
   readonly accountId: string;
 }
 
-const ActivateAccountRequestShape: rt.RecordShape = recordShape("ActivateAccountRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const ActivateAccountRequestShape: rt.RecordShape = recordShape("ActivateAccountRequest", function () {
+  return lazy<Lists>("account/ActivateAccount").ActivateAccountRequestFields();
+});
 
 /**
  * The answer of `activateAccount` (its `data`): every field optional, and members the service adds
@@ -37,10 +39,9 @@ export interface ActivateAccountResponse {
   readonly shortCode?: string;
 }
 
-const ActivateAccountResponseShape: rt.RecordShape = recordShape("ActivateAccountResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const ActivateAccountResponseShape: rt.RecordShape = recordShape("ActivateAccountResponse", function () {
+  return lazy<Lists>("account/ActivateAccount").ActivateAccountResponseFields();
+});
 
 /** Operation `activateAccount`: `POST /account/activateAccount`. */
 export const activateAccount: rt.Operation<ActivateAccountRequest, ActivateAccountResponse> = {

@@ -2,7 +2,9 @@
 /** The operation `applyForShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForShortCode.lazy.js");
 
 /**
  * The parameters of `applyForShortCode`.
@@ -15,9 +17,9 @@ export interface ApplyForShortCodeRequest {
   readonly accountId: string;
 }
 
-const ApplyForShortCodeRequestShape: rt.RecordShape = recordShape("ApplyForShortCodeRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const ApplyForShortCodeRequestShape: rt.RecordShape = recordShape("ApplyForShortCodeRequest", function () {
+  return lazy<Lists>("account/ApplyForShortCode").ApplyForShortCodeRequestFields();
+});
 
 /**
  * The answer of `applyForShortCode` (its `data`): every field optional, and members the service
@@ -28,10 +30,9 @@ export interface ApplyForShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const ApplyForShortCodeResponseShape: rt.RecordShape = recordShape("ApplyForShortCodeResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const ApplyForShortCodeResponseShape: rt.RecordShape = recordShape("ApplyForShortCodeResponse", function () {
+  return lazy<Lists>("account/ApplyForShortCode").ApplyForShortCodeResponseFields();
+});
 
 /** Operation `applyForShortCode`: `POST /account/applyForShortCode`. */
 export const applyForShortCode: rt.Operation<ApplyForShortCodeRequest, ApplyForShortCodeResponse> = {

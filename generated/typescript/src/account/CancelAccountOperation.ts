@@ -2,7 +2,9 @@
 /** The operation `cancelAccountOperation`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./CancelAccountOperation.lazy.js");
 
 /**
  * The parameters of `cancelAccountOperation`.
@@ -22,9 +24,9 @@ export interface CancelAccountOperationRequest {
   readonly requestId: string;
 }
 
-const CancelAccountOperationRequestShape: rt.RecordShape = recordShape("CancelAccountOperationRequest", () => [
-  { wire: "requestId", ty: { k: "string" }, required: true },
-]);
+const CancelAccountOperationRequestShape: rt.RecordShape = recordShape("CancelAccountOperationRequest", function () {
+  return lazy<Lists>("account/CancelAccountOperation").CancelAccountOperationRequestFields();
+});
 
 /** The answer of `cancelAccountOperation`: code and message only. code and msg only. */
 export type CancelAccountOperationResponse = rt.JsonValue;

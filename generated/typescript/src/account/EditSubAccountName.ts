@@ -2,7 +2,9 @@
 /** The operation `editSubAccountName`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./EditSubAccountName.lazy.js");
 
 /**
  * The parameters of `editSubAccountName`.
@@ -30,10 +32,9 @@ export interface EditSubAccountNameRequest {
   readonly subAccountName?: string;
 }
 
-const EditSubAccountNameRequestShape: rt.RecordShape = recordShape("EditSubAccountNameRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "subAccountName", ty: { k: "string" }, required: false, checks: [["max_chars", 253]] },
-]);
+const EditSubAccountNameRequestShape: rt.RecordShape = recordShape("EditSubAccountNameRequest", function () {
+  return lazy<Lists>("account/EditSubAccountName").EditSubAccountNameRequestFields();
+});
 
 /**
  * The answer of `editSubAccountName` (its `data`): every field optional, and members the service
@@ -43,9 +44,9 @@ export interface EditSubAccountNameResponse {
   readonly applicationId?: string;
 }
 
-const EditSubAccountNameResponseShape: rt.RecordShape = recordShape("EditSubAccountNameResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const EditSubAccountNameResponseShape: rt.RecordShape = recordShape("EditSubAccountNameResponse", function () {
+  return lazy<Lists>("account/EditSubAccountName").EditSubAccountNameResponseFields();
+});
 
 /** Operation `editSubAccountName`: `POST /account/editSubAccountName`. */
 export const editSubAccountName: rt.Operation<EditSubAccountNameRequest, EditSubAccountNameResponse> = {

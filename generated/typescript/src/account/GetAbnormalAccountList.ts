@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type AbnormalAccount } from "../records.js";
 import { AbnormalAccountShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetAbnormalAccountList.lazy.js");
 
 /**
  * The parameters of `getAbnormalAccountList`.
@@ -20,10 +22,9 @@ export interface GetAbnormalAccountListRequest {
   readonly pageSize: number;
 }
 
-const GetAbnormalAccountListRequestShape: rt.RecordShape = recordShape("GetAbnormalAccountListRequest", () => [
-  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-]);
+const GetAbnormalAccountListRequestShape: rt.RecordShape = recordShape("GetAbnormalAccountListRequest", function () {
+  return lazy<Lists>("account/GetAbnormalAccountList").GetAbnormalAccountListRequestFields();
+});
 
 /**
  * The answer of `getAbnormalAccountList` (its `data`): every field optional, and members the
@@ -35,10 +36,9 @@ export interface GetAbnormalAccountListResponse {
   readonly resultArray?: readonly AbnormalAccount[];
 }
 
-const GetAbnormalAccountListResponseShape: rt.RecordShape = recordShape("GetAbnormalAccountListResponse", () => [
-  { wire: "total", ty: { k: "int" }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => AbnormalAccountShape } }, required: false },
-]);
+const GetAbnormalAccountListResponseShape: rt.RecordShape = recordShape("GetAbnormalAccountListResponse", function () {
+  return lazy<Lists>("account/GetAbnormalAccountList").GetAbnormalAccountListResponseFields({ AbnormalAccountShape });
+});
 
 /** Operation `getAbnormalAccountList`: `POST /query/getAbnormalAccountList`. */
 export const getAbnormalAccountList: rt.Operation<GetAbnormalAccountListRequest, GetAbnormalAccountListResponse> = {

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type Account } from "../records.js";
 import { AccountShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetAccountDetails.lazy.js");
 
 /**
  * The parameters of `getAccountDetails`.
@@ -17,9 +19,9 @@ export interface GetAccountDetailsRequest {
   readonly accountId: string;
 }
 
-const GetAccountDetailsRequestShape: rt.RecordShape = recordShape("GetAccountDetailsRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const GetAccountDetailsRequestShape: rt.RecordShape = recordShape("GetAccountDetailsRequest", function () {
+  return lazy<Lists>("account/GetAccountDetails").GetAccountDetailsRequestFields();
+});
 
 /**
  * The answer of `getAccountDetails` (its `data`): every field optional, and members the service

@@ -2,7 +2,9 @@
 /** The operation `queryAccountByShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryAccountByShortCode.lazy.js");
 
 /**
  * The parameters of `queryAccountByShortCode`.
@@ -15,9 +17,9 @@ export interface QueryAccountByShortCodeRequest {
   readonly shortCode: string;
 }
 
-const QueryAccountByShortCodeRequestShape: rt.RecordShape = recordShape("QueryAccountByShortCodeRequest", () => [
-  { wire: "shortCode", ty: { k: "string" }, required: true },
-]);
+const QueryAccountByShortCodeRequestShape: rt.RecordShape = recordShape("QueryAccountByShortCodeRequest", function () {
+  return lazy<Lists>("account/QueryAccountByShortCode").QueryAccountByShortCodeRequestFields();
+});
 
 /**
  * The answer of `queryAccountByShortCode` (its `data`): every field optional, and members the
@@ -28,10 +30,9 @@ export interface QueryAccountByShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const QueryAccountByShortCodeResponseShape: rt.RecordShape = recordShape("QueryAccountByShortCodeResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const QueryAccountByShortCodeResponseShape: rt.RecordShape = recordShape("QueryAccountByShortCodeResponse", function () {
+  return lazy<Lists>("account/QueryAccountByShortCode").QueryAccountByShortCodeResponseFields();
+});
 
 /** Operation `queryAccountByShortCode`: `POST /account/queryAccountByShortCode`. */
 export const queryAccountByShortCode: rt.Operation<QueryAccountByShortCodeRequest, QueryAccountByShortCodeResponse> = {

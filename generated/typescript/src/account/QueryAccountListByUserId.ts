@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type AccountListItem } from "../records.js";
 import { AccountListItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryAccountListByUserId.lazy.js");
 
 /**
  * The parameters of `queryAccountListByUserId`.
@@ -17,9 +19,9 @@ export interface QueryAccountListByUserIdRequest {
   readonly userId: string;
 }
 
-const QueryAccountListByUserIdRequestShape: rt.RecordShape = recordShape("QueryAccountListByUserIdRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: true },
-]);
+const QueryAccountListByUserIdRequestShape: rt.RecordShape = recordShape("QueryAccountListByUserIdRequest", function () {
+  return lazy<Lists>("account/QueryAccountListByUserId").QueryAccountListByUserIdRequestFields();
+});
 
 /**
  * The answer of `queryAccountListByUserId` (its `data`): every field optional, and members the
@@ -30,9 +32,9 @@ export interface QueryAccountListByUserIdResponse {
   readonly accounts?: readonly AccountListItem[];
 }
 
-const QueryAccountListByUserIdResponseShape: rt.RecordShape = recordShape("QueryAccountListByUserIdResponse", () => [
-  { wire: "accounts", ty: { k: "array", item: { k: "record", record: () => AccountListItemShape } }, required: false },
-]);
+const QueryAccountListByUserIdResponseShape: rt.RecordShape = recordShape("QueryAccountListByUserIdResponse", function () {
+  return lazy<Lists>("account/QueryAccountListByUserId").QueryAccountListByUserIdResponseFields({ AccountListItemShape });
+});
 
 /** Operation `queryAccountListByUserId`: `POST /account/queryAccountListByUserId`. */
 export const queryAccountListByUserId: rt.Operation<QueryAccountListByUserIdRequest, QueryAccountListByUserIdResponse> = {

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type ClosingBalanceJob } from "../records.js";
 import { ClosingBalanceJobShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryClosingBalance.lazy.js");
 
 /**
  * The parameters of `queryClosingBalance`.
@@ -19,9 +21,9 @@ export interface QueryClosingBalanceRequest {
   readonly queryDate: rt.IsoDate;
 }
 
-const QueryClosingBalanceRequestShape: rt.RecordShape = recordShape("QueryClosingBalanceRequest", () => [
-  { wire: "queryDate", ty: { k: "date" }, required: true },
-]);
+const QueryClosingBalanceRequestShape: rt.RecordShape = recordShape("QueryClosingBalanceRequest", function () {
+  return lazy<Lists>("account/QueryClosingBalance").QueryClosingBalanceRequestFields();
+});
 
 /**
  * The answer of `queryClosingBalance` (its `data`): every field optional, and members the service

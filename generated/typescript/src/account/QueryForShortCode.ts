@@ -2,7 +2,9 @@
 /** The operation `queryForShortCode`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryForShortCode.lazy.js");
 
 /**
  * The parameters of `queryForShortCode`.
@@ -15,9 +17,9 @@ export interface QueryForShortCodeRequest {
   readonly accountId: string;
 }
 
-const QueryForShortCodeRequestShape: rt.RecordShape = recordShape("QueryForShortCodeRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const QueryForShortCodeRequestShape: rt.RecordShape = recordShape("QueryForShortCodeRequest", function () {
+  return lazy<Lists>("account/QueryForShortCode").QueryForShortCodeRequestFields();
+});
 
 /**
  * The answer of `queryForShortCode` (its `data`): every field optional, and members the service
@@ -28,10 +30,9 @@ export interface QueryForShortCodeResponse {
   readonly shortCode?: string;
 }
 
-const QueryForShortCodeResponseShape: rt.RecordShape = recordShape("QueryForShortCodeResponse", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-]);
+const QueryForShortCodeResponseShape: rt.RecordShape = recordShape("QueryForShortCodeResponse", function () {
+  return lazy<Lists>("account/QueryForShortCode").QueryForShortCodeResponseFields();
+});
 
 /** Operation `queryForShortCode`: `POST /account/queryForShortCode`. */
 export const queryForShortCode: rt.Operation<QueryForShortCodeRequest, QueryForShortCodeResponse> = {

@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { ValidateAccountType } from "../enums.js";
 import { type AccountValidationResult } from "../records.js";
 import { AccountValidationResultShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ValidateAccount.lazy.js");
 
 /**
  * The parameters of `validateAccount`.
@@ -20,10 +22,9 @@ export interface ValidateAccountRequest {
   readonly accountType: ValidateAccountType;
 }
 
-const ValidateAccountRequestShape: rt.RecordShape = recordShape("ValidateAccountRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "accountType", ty: { k: "enum", name: "ValidateAccountType", wire: "integer", values: Object.values(ValidateAccountType) }, required: true },
-]);
+const ValidateAccountRequestShape: rt.RecordShape = recordShape("ValidateAccountRequest", function () {
+  return lazy<Lists>("account/ValidateAccount").ValidateAccountRequestFields({ ValidateAccountType });
+});
 
 /**
  * The answer of `validateAccount` (its `data`): every field optional, and members the service adds

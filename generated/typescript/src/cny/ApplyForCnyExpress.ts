@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { BeneficiaryType, CnyDocumentType, PaymentPurpose } from "../enums.js";
 import { type OrderItem } from "../records.js";
 import { OrderItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForCnyExpress.lazy.js");
 
 /**
  * The parameters of `applyForCnyExpress`.
@@ -91,30 +93,11 @@ export interface ApplyForCnyExpressRequest {
   readonly oderArray: readonly OrderItem[];
 }
 
-const ApplyForCnyExpressRequestShape: rt.RecordShape = recordShape("ApplyForCnyExpressRequest", () => [
-  { wire: "payerAccountId", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryType", ty: { k: "enum", name: "BeneficiaryType", wire: "string", values: Object.values(BeneficiaryType) }, required: true },
-  { wire: "beneficiaryName", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryIdNumber", ty: { k: "string" }, required: true, checks: [["max_chars", 18]] },
-  { wire: "beneficiaryCountryCode", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankCode", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryBankName", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryAccountId", ty: { k: "string" }, required: true },
-  { wire: "paymentPurpose", ty: { k: "enum", name: "PaymentPurpose", wire: "string", values: Object.values(PaymentPurpose) }, required: true },
-  { wire: "messageToBeneficiary", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },
-  { wire: "remark", ty: { k: "string" }, required: false },
-  { wire: "supportDocumentFile", ty: { k: "document" }, required: true },
-  { wire: "supportDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-  { wire: "companyRegisDocumentFile", ty: { k: "document" }, required: true },
-  { wire: "companyRegisDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-  { wire: "invoice", ty: { k: "document" }, required: false, checks: [["max_bytes", 31457280]] },
-  { wire: "invoiceDocumentType", ty: { k: "enum", name: "CnyDocumentType", wire: "string", values: Object.values(CnyDocumentType) }, required: true },
-  { wire: "oderArray", ty: { k: "array", item: { k: "record", record: () => OrderItemShape } }, required: true },
-], () => [
-  { k: "required_if", field: ["beneficiaryCountryCode", true], when: { k: "equals", field: "beneficiaryType", value: "1" }, words: "beneficiaryType is 1" },
-  { k: "required_if", field: ["invoice", true], when: { k: "sum_greater_than", array: "oderArray", item: "amount", value: "70000" }, words: "the sum of oderArray[].amount is greater than 70000" },
-]);
+const ApplyForCnyExpressRequestShape: rt.RecordShape = recordShape("ApplyForCnyExpressRequest", function () {
+  return lazy<Lists>("cny/ApplyForCnyExpress").ApplyForCnyExpressRequestFields({ BeneficiaryType, CnyDocumentType, OrderItemShape, PaymentPurpose });
+}, function () {
+  return lazy<Lists>("cny/ApplyForCnyExpress").ApplyForCnyExpressRequestConstraints();
+});
 
 /**
  * The answer of `applyForCnyExpress` (its `data`): every field optional, and members the service
@@ -125,9 +108,9 @@ export interface ApplyForCnyExpressResponse {
   readonly applicationId?: string;
 }
 
-const ApplyForCnyExpressResponseShape: rt.RecordShape = recordShape("ApplyForCnyExpressResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const ApplyForCnyExpressResponseShape: rt.RecordShape = recordShape("ApplyForCnyExpressResponse", function () {
+  return lazy<Lists>("cny/ApplyForCnyExpress").ApplyForCnyExpressResponseFields();
+});
 
 /** Operation `applyForCnyExpress`: `POST /trans/applyForCnyExpress`. */
 export const applyForCnyExpress: rt.Operation<ApplyForCnyExpressRequest, ApplyForCnyExpressResponse> = {

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type CnyTransferSummary } from "../records.js";
 import { CnyTransferSummaryShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetCnyTransList.lazy.js");
 
 /**
  * The parameters of `getCnyTransList`.
@@ -33,14 +35,9 @@ export interface GetCnyTransListRequest {
   readonly pageSize: string;
 }
 
-const GetCnyTransListRequestShape: rt.RecordShape = recordShape("GetCnyTransListRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: true },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "startTime", ty: { k: "long" }, required: true },
-  { wire: "endTime", ty: { k: "long" }, required: true },
-  { wire: "pageNo", ty: { k: "string" }, required: true },
-  { wire: "pageSize", ty: { k: "string" }, required: true },
-]);
+const GetCnyTransListRequestShape: rt.RecordShape = recordShape("GetCnyTransListRequest", function () {
+  return lazy<Lists>("cny/GetCnyTransList").GetCnyTransListRequestFields();
+});
 
 /**
  * The answer of `getCnyTransList` (its `data`): every field optional, and members the service adds
@@ -52,10 +49,9 @@ export interface GetCnyTransListResponse {
   readonly totalRows?: number;
 }
 
-const GetCnyTransListResponseShape: rt.RecordShape = recordShape("GetCnyTransListResponse", () => [
-  { wire: "result", ty: { k: "array", item: { k: "record", record: () => CnyTransferSummaryShape } }, required: false },
-  { wire: "totalRows", ty: { k: "int" }, required: false },
-]);
+const GetCnyTransListResponseShape: rt.RecordShape = recordShape("GetCnyTransListResponse", function () {
+  return lazy<Lists>("cny/GetCnyTransList").GetCnyTransListResponseFields({ CnyTransferSummaryShape });
+});
 
 /** Operation `getCnyTransList`: `POST /query/getCnyTransList`. */
 export const getCnyTransList: rt.Operation<GetCnyTransListRequest, GetCnyTransListResponse> = {

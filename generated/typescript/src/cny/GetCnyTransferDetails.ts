@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type CnyTransferDetail } from "../records.js";
 import { CnyTransferDetailShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetCnyTransferDetails.lazy.js");
 
 /**
  * The parameters of `getCnyTransferDetails`.
@@ -18,9 +20,9 @@ export interface GetCnyTransferDetailsRequest {
   readonly applicationId: string;
 }
 
-const GetCnyTransferDetailsRequestShape: rt.RecordShape = recordShape("GetCnyTransferDetailsRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-]);
+const GetCnyTransferDetailsRequestShape: rt.RecordShape = recordShape("GetCnyTransferDetailsRequest", function () {
+  return lazy<Lists>("cny/GetCnyTransferDetails").GetCnyTransferDetailsRequestFields();
+});
 
 /**
  * The answer of `getCnyTransferDetails` (its `data`): every field optional, and members the

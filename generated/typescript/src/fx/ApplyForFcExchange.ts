@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { Currency } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForFcExchange.lazy.js");
 
 /**
  * The parameters of `applyForFcExchange`.
@@ -51,16 +53,11 @@ export interface ApplyForFcExchangeRequest {
   readonly targetAmount?: rt.Amount;
 }
 
-const ApplyForFcExchangeRequestShape: rt.RecordShape = recordShape("ApplyForFcExchangeRequest", () => [
-  { wire: "sourceCurrency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true, checks: [["one_of", ["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"]]] },
-  { wire: "targetCurrency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true, checks: [["one_of", ["USD", "KES", "EUR", "GBP", "TZS", "UGX", "RWF", "CNY"]]] },
-  { wire: "sourceAccount", ty: { k: "string" }, required: true },
-  { wire: "targetAccount", ty: { k: "string" }, required: true },
-  { wire: "sourceAmount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },
-  { wire: "targetAmount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },
-], () => [
-  { k: "exactly_one_of", fields: [["sourceAmount", false], ["targetAmount", false]] },
-]);
+const ApplyForFcExchangeRequestShape: rt.RecordShape = recordShape("ApplyForFcExchangeRequest", function () {
+  return lazy<Lists>("fx/ApplyForFcExchange").ApplyForFcExchangeRequestFields({ Currency });
+}, function () {
+  return lazy<Lists>("fx/ApplyForFcExchange").ApplyForFcExchangeRequestConstraints();
+});
 
 /**
  * The answer of `applyForFcExchange` (its `data`): every field optional, and members the service
@@ -78,12 +75,9 @@ export interface ApplyForFcExchangeResponse {
   readonly fxRate?: rt.Amount;
 }
 
-const ApplyForFcExchangeResponseShape: rt.RecordShape = recordShape("ApplyForFcExchangeResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "sourceAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "targetAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+const ApplyForFcExchangeResponseShape: rt.RecordShape = recordShape("ApplyForFcExchangeResponse", function () {
+  return lazy<Lists>("fx/ApplyForFcExchange").ApplyForFcExchangeResponseFields();
+});
 
 /** Operation `applyForFcExchange`: `POST /trans/v2/applyForFcExchange`. */
 export const applyForFcExchange: rt.Operation<ApplyForFcExchangeRequest, ApplyForFcExchangeResponse> = {

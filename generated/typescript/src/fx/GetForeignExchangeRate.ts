@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { CurrencyPair } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetForeignExchangeRate.lazy.js");
 
 /**
  * The parameters of `getForeignExchangeRate`.
@@ -20,9 +22,9 @@ export interface GetForeignExchangeRateRequest {
   readonly currencyPair: CurrencyPair;
 }
 
-const GetForeignExchangeRateRequestShape: rt.RecordShape = recordShape("GetForeignExchangeRateRequest", () => [
-  { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: true },
-]);
+const GetForeignExchangeRateRequestShape: rt.RecordShape = recordShape("GetForeignExchangeRateRequest", function () {
+  return lazy<Lists>("fx/GetForeignExchangeRate").GetForeignExchangeRateRequestFields({ CurrencyPair });
+});
 
 /**
  * The answer of `getForeignExchangeRate` (its `data`): every field optional, and members the
@@ -38,11 +40,9 @@ export interface GetForeignExchangeRateResponse {
   readonly quoteTime?: number;
 }
 
-const GetForeignExchangeRateResponseShape: rt.RecordShape = recordShape("GetForeignExchangeRateResponse", () => [
-  { wire: "currencyPair", ty: { k: "enum", name: "CurrencyPair", wire: "string", values: Object.values(CurrencyPair) }, required: false },
-  { wire: "rate", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "quoteTime", ty: { k: "long" }, required: false },
-]);
+const GetForeignExchangeRateResponseShape: rt.RecordShape = recordShape("GetForeignExchangeRateResponse", function () {
+  return lazy<Lists>("fx/GetForeignExchangeRate").GetForeignExchangeRateResponseFields({ CurrencyPair });
+});
 
 /** Operation `getForeignExchangeRate`: `POST /query/v2/getForeignExchangeRate`. */
 export const getForeignExchangeRate: rt.Operation<GetForeignExchangeRateRequest, GetForeignExchangeRateResponse> = {

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type FxRequest } from "../records.js";
 import { FxRequestShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetFxRequestStatus.lazy.js");
 
 /**
  * The parameters of `getFxRequestStatus`.
@@ -18,9 +20,9 @@ export interface GetFxRequestStatusRequest {
   readonly applicationId: string;
 }
 
-const GetFxRequestStatusRequestShape: rt.RecordShape = recordShape("GetFxRequestStatusRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-]);
+const GetFxRequestStatusRequestShape: rt.RecordShape = recordShape("GetFxRequestStatusRequest", function () {
+  return lazy<Lists>("fx/GetFxRequestStatus").GetFxRequestStatusRequestFields();
+});
 
 /**
  * The answer of `getFxRequestStatus` (its `data`): every field optional, and members the service

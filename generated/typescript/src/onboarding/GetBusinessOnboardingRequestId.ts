@@ -4,7 +4,9 @@
  */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetBusinessOnboardingRequestId.lazy.js");
 
 /**
  * The parameters of `getBusinessOnboardingRequestId`.
@@ -18,9 +20,9 @@ export interface GetBusinessOnboardingRequestIdRequest {
   readonly businessCerNo: string;
 }
 
-const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdRequest", () => [
-  { wire: "businessCerNo", ty: { k: "string" }, required: true },
-]);
+const GetBusinessOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdRequest", function () {
+  return lazy<Lists>("onboarding/GetBusinessOnboardingRequestId").GetBusinessOnboardingRequestIdRequestFields();
+});
 
 /**
  * The answer of `getBusinessOnboardingRequestId` (its `data`): every field optional, and members
@@ -30,9 +32,9 @@ export interface GetBusinessOnboardingRequestIdResponse {
   readonly onboardingRequestId?: string;
 }
 
-const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdResponse", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-]);
+const GetBusinessOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetBusinessOnboardingRequestIdResponse", function () {
+  return lazy<Lists>("onboarding/GetBusinessOnboardingRequestId").GetBusinessOnboardingRequestIdResponseFields();
+});
 
 /**
  * Operation `getBusinessOnboardingRequestId`: `POST /onboarding/business/getOnboardingRequestId`.

@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type BusinessOnboardingStatus } from "../records.js";
 import { BusinessOnboardingStatusShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetBusinessOnboardingStatus.lazy.js");
 
 /**
  * The parameters of `getBusinessOnboardingStatus`.
@@ -25,12 +27,11 @@ export interface GetBusinessOnboardingStatusRequest {
   readonly businessCerNo?: string;
 }
 
-const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingStatusRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "businessCerNo", ty: { k: "string" }, required: false },
-], () => [
-  { k: "at_least_one_of", fields: [["onboardingRequestId", true], ["businessCerNo", true]] },
-]);
+const GetBusinessOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetBusinessOnboardingStatusRequest", function () {
+  return lazy<Lists>("onboarding/GetBusinessOnboardingStatus").GetBusinessOnboardingStatusRequestFields();
+}, function () {
+  return lazy<Lists>("onboarding/GetBusinessOnboardingStatus").GetBusinessOnboardingStatusRequestConstraints();
+});
 
 /**
  * The answer of `getBusinessOnboardingStatus` (its `data`): every field optional, and members the

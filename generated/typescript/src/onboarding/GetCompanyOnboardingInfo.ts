@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type CompanyOnboardingInfo } from "../records.js";
 import { CompanyOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetCompanyOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getCompanyOnboardingInfo`.
@@ -17,9 +19,9 @@ export interface GetCompanyOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetCompanyOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetCompanyOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetCompanyOnboardingInfoRequest", function () {
+  return lazy<Lists>("onboarding/GetCompanyOnboardingInfo").GetCompanyOnboardingInfoRequestFields();
+});
 
 /**
  * The answer of `getCompanyOnboardingInfo` (its `data`): every field optional, and members the

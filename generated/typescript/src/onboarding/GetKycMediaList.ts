@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type KycMediaItem } from "../records.js";
 import { KycMediaItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetKycMediaList.lazy.js");
 
 /**
  * The parameters of `getKycMediaList`.
@@ -17,9 +19,9 @@ export interface GetKycMediaListRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetKycMediaListRequestShape: rt.RecordShape = recordShape("GetKycMediaListRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetKycMediaListRequestShape: rt.RecordShape = recordShape("GetKycMediaListRequest", function () {
+  return lazy<Lists>("onboarding/GetKycMediaList").GetKycMediaListRequestFields();
+});
 
 /**
  * The answer of `getKycMediaList` (its `data`): every field optional, and members the service adds
@@ -29,9 +31,9 @@ export interface GetKycMediaListResponse {
   readonly mediaList?: readonly KycMediaItem[];
 }
 
-const GetKycMediaListResponseShape: rt.RecordShape = recordShape("GetKycMediaListResponse", () => [
-  { wire: "mediaList", ty: { k: "array", item: { k: "record", record: () => KycMediaItemShape } }, required: false },
-]);
+const GetKycMediaListResponseShape: rt.RecordShape = recordShape("GetKycMediaListResponse", function () {
+  return lazy<Lists>("onboarding/GetKycMediaList").GetKycMediaListResponseFields({ KycMediaItemShape });
+});
 
 /** Operation `getKycMediaList`: `POST /onboarding/personal/getKycMediaList`. */
 export const getKycMediaList: rt.Operation<GetKycMediaListRequest, GetKycMediaListResponse> = {

@@ -2,7 +2,9 @@
 /** The operation `getOnboardingRequestId`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetOnboardingRequestId.lazy.js");
 
 /**
  * The parameters of `getOnboardingRequestId`.
@@ -17,10 +19,9 @@ export interface GetOnboardingRequestIdRequest {
   readonly mobile?: string;
 }
 
-const GetOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetOnboardingRequestIdRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-]);
+const GetOnboardingRequestIdRequestShape: rt.RecordShape = recordShape("GetOnboardingRequestIdRequest", function () {
+  return lazy<Lists>("onboarding/GetOnboardingRequestId").GetOnboardingRequestIdRequestFields();
+});
 
 /**
  * The answer of `getOnboardingRequestId` (its `data`): every field optional, and members the
@@ -30,9 +31,9 @@ export interface GetOnboardingRequestIdResponse {
   readonly onboardingRequestId?: string;
 }
 
-const GetOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetOnboardingRequestIdResponse", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-]);
+const GetOnboardingRequestIdResponseShape: rt.RecordShape = recordShape("GetOnboardingRequestIdResponse", function () {
+  return lazy<Lists>("onboarding/GetOnboardingRequestId").GetOnboardingRequestIdResponseFields();
+});
 
 /** Operation `getOnboardingRequestId`: `POST /onboarding/getOnboardingRequestId`. */
 export const getOnboardingRequestId: rt.Operation<GetOnboardingRequestIdRequest, GetOnboardingRequestIdResponse> = {

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type PersonalOnboardingStatus } from "../records.js";
 import { PersonalOnboardingStatusShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetOnboardingStatus.lazy.js");
 
 /**
  * The parameters of `getOnboardingStatus`.
@@ -22,13 +24,11 @@ export interface GetOnboardingStatusRequest {
   readonly mobile?: string;
 }
 
-const GetOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetOnboardingStatusRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-], () => [
-  { k: "at_least_one_of", fields: [["userId", true], ["onboardingRequestId", true], ["mobile", true]] },
-]);
+const GetOnboardingStatusRequestShape: rt.RecordShape = recordShape("GetOnboardingStatusRequest", function () {
+  return lazy<Lists>("onboarding/GetOnboardingStatus").GetOnboardingStatusRequestFields();
+}, function () {
+  return lazy<Lists>("onboarding/GetOnboardingStatus").GetOnboardingStatusRequestConstraints();
+});
 
 /**
  * The answer of `getOnboardingStatus` (its `data`): every field optional, and members the service

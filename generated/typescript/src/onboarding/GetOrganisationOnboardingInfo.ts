@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type OrganisationOnboardingInfo } from "../records.js";
 import { OrganisationOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetOrganisationOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getOrganisationOnboardingInfo`.
@@ -20,9 +22,9 @@ export interface GetOrganisationOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetOrganisationOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetOrganisationOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetOrganisationOnboardingInfoRequest", function () {
+  return lazy<Lists>("onboarding/GetOrganisationOnboardingInfo").GetOrganisationOnboardingInfoRequestFields();
+});
 
 /**
  * The answer of `getOrganisationOnboardingInfo` (its `data`): every field optional, and members

@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type PartnershipOnboardingInfo } from "../records.js";
 import { PartnershipOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetPartnershipOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getPartnershipOnboardingInfo`.
@@ -20,9 +22,9 @@ export interface GetPartnershipOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetPartnershipOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetPartnershipOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetPartnershipOnboardingInfoRequest", function () {
+  return lazy<Lists>("onboarding/GetPartnershipOnboardingInfo").GetPartnershipOnboardingInfoRequestFields();
+});
 
 /**
  * The answer of `getPartnershipOnboardingInfo` (its `data`): every field optional, and members the

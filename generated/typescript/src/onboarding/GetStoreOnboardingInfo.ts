@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type StoreOnboardingInfo } from "../records.js";
 import { StoreOnboardingInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetStoreOnboardingInfo.lazy.js");
 
 /**
  * The parameters of `getStoreOnboardingInfo`.
@@ -17,9 +19,9 @@ export interface GetStoreOnboardingInfoRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetStoreOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetStoreOnboardingInfoRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetStoreOnboardingInfoRequestShape: rt.RecordShape = recordShape("GetStoreOnboardingInfoRequest", function () {
+  return lazy<Lists>("onboarding/GetStoreOnboardingInfo").GetStoreOnboardingInfoRequestFields();
+});
 
 /**
  * The answer of `getStoreOnboardingInfo` (its `data`): every field optional, and members the

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type PersonalKyc } from "../records.js";
 import { PersonalKycShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetUserKyc.lazy.js");
 
 /**
  * The parameters of `getUserKyc`.
@@ -17,9 +19,9 @@ export interface GetUserKycRequest {
   readonly onboardingRequestId: string;
 }
 
-const GetUserKycRequestShape: rt.RecordShape = recordShape("GetUserKycRequest", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: true },
-]);
+const GetUserKycRequestShape: rt.RecordShape = recordShape("GetUserKycRequest", function () {
+  return lazy<Lists>("onboarding/GetUserKyc").GetUserKycRequestFields();
+});
 
 /**
  * The answer of `getUserKyc` (its `data`): every field optional, and members the service adds

@@ -2,7 +2,9 @@
 /** The operation `confirmOperation`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ConfirmOperation.lazy.js");
 
 /**
  * The parameters of `confirmOperation`.
@@ -21,10 +23,9 @@ export interface ConfirmOperationRequest {
   readonly otpCode: string;
 }
 
-const ConfirmOperationRequestShape: rt.RecordShape = recordShape("ConfirmOperationRequest", () => [
-  { wire: "businessId", ty: { k: "string" }, required: true },
-  { wire: "otpCode", ty: { k: "string" }, required: true },
-]);
+const ConfirmOperationRequestShape: rt.RecordShape = recordShape("ConfirmOperationRequest", function () {
+  return lazy<Lists>("otp/ConfirmOperation").ConfirmOperationRequestFields();
+});
 
 /** The answer of `confirmOperation`: code and message only. code, msg. */
 export type ConfirmOperationResponse = rt.JsonValue;

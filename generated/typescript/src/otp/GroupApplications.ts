@@ -2,7 +2,9 @@
 /** The operation `groupApplications`: its request, its answer and their descriptors. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GroupApplications.lazy.js");
 
 /**
  * The parameters of `groupApplications`.
@@ -15,9 +17,9 @@ export interface GroupApplicationsRequest {
   readonly applicationIdList: readonly string[];
 }
 
-const GroupApplicationsRequestShape: rt.RecordShape = recordShape("GroupApplicationsRequest", () => [
-  { wire: "applicationIdList", ty: { k: "array", item: { k: "string" } }, required: true },
-]);
+const GroupApplicationsRequestShape: rt.RecordShape = recordShape("GroupApplicationsRequest", function () {
+  return lazy<Lists>("otp/GroupApplications").GroupApplicationsRequestFields();
+});
 
 /**
  * The answer of `groupApplications` (its `data`): every field optional, and members the service
@@ -28,9 +30,9 @@ export interface GroupApplicationsResponse {
   readonly applicationId?: string;
 }
 
-const GroupApplicationsResponseShape: rt.RecordShape = recordShape("GroupApplicationsResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const GroupApplicationsResponseShape: rt.RecordShape = recordShape("GroupApplicationsResponse", function () {
+  return lazy<Lists>("otp/GroupApplications").GroupApplicationsResponseFields();
+});
 
 /** Operation `groupApplications`: `POST /common/groupApplications`. */
 export const groupApplications: rt.Operation<GroupApplicationsRequest, GroupApplicationsResponse> = {

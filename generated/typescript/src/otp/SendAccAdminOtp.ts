@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { IdType, OtpType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./SendAccAdminOtp.lazy.js");
 
 /**
  * The parameters of `sendAccAdminOtp`.
@@ -20,13 +22,9 @@ export interface SendAccAdminOtpRequest {
   readonly idType: IdType;
 }
 
-const SendAccAdminOtpRequestShape: rt.RecordShape = recordShape("SendAccAdminOtpRequest", () => [
-  { wire: "businessId", ty: { k: "string" }, required: true },
-  { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "accManagerIdNumber", ty: { k: "string" }, required: true },
-  { wire: "idType", ty: { k: "enum", name: "IdType", wire: "string", values: Object.values(IdType) }, required: true },
-]);
+const SendAccAdminOtpRequestShape: rt.RecordShape = recordShape("SendAccAdminOtpRequest", function () {
+  return lazy<Lists>("otp/SendAccAdminOtp").SendAccAdminOtpRequestFields({ IdType, OtpType });
+});
 
 /** The answer of `sendAccAdminOtp`: code and message only. code, msg. */
 export type SendAccAdminOtpResponse = rt.JsonValue;

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { OtpType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./SendOtp.lazy.js");
 
 /**
  * The parameters of `sendOtp`.
@@ -21,10 +23,9 @@ export interface SendOtpRequest {
   readonly otpType: OtpType;
 }
 
-const SendOtpRequestShape: rt.RecordShape = recordShape("SendOtpRequest", () => [
-  { wire: "businessId", ty: { k: "string" }, required: true },
-  { wire: "otpType", ty: { k: "enum", name: "OtpType", wire: "string", values: Object.values(OtpType) }, required: true },
-]);
+const SendOtpRequestShape: rt.RecordShape = recordShape("SendOtpRequest", function () {
+  return lazy<Lists>("otp/SendOtp").SendOtpRequestFields({ OtpType });
+});
 
 /** The answer of `sendOtp`: code and message only. code, msg. */
 export type SendOtpResponse = rt.JsonValue;

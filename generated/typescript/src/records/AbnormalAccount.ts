@@ -2,8 +2,10 @@
 /** The record `AbnormalAccount`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { AbnormalStatus, AccountType } from "../enums.js";
+
+type Lists = typeof import("./AbnormalAccount.lazy.js");
 
 /**
  * Abnormal account list item (resultArray of /query/getAbnormalAccountList): a dormant or frozen
@@ -19,9 +21,6 @@ export interface AbnormalAccount {
   readonly status?: readonly (AbnormalStatus | rt.Unknown<number>)[];
 }
 
-export const AbnormalAccountShape: rt.RecordShape = recordShape("AbnormalAccount", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-  { wire: "status", ty: { k: "array", item: { k: "enum", name: "AbnormalStatus", wire: "integer", values: Object.values(AbnormalStatus) } }, required: false },
-]);
+export const AbnormalAccountShape: rt.RecordShape = recordShape("AbnormalAccount", function () {
+  return lazy<Lists>("records/AbnormalAccount").AbnormalAccountFields({ AbnormalStatus, AccountType });
+});

@@ -2,8 +2,10 @@
 /** The record `Account`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { AccountStatus, AccountType, Currency, DormantStatus, FreezeStatus } from "../enums.js";
+
+type Lists = typeof import("./Account.lazy.js");
 
 /**
  * Account record (/query/getAccountDetails).
@@ -26,15 +28,6 @@ export interface Account {
   readonly freezeStatus?: FreezeStatus | rt.Unknown<number>;
 }
 
-export const AccountShape: rt.RecordShape = recordShape("Account", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-  { wire: "shortCode", ty: { k: "string" }, required: false },
-  { wire: "accountStatus", ty: { k: "enum", name: "AccountStatus", wire: "integer", values: Object.values(AccountStatus) }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "balance", ty: { k: "decimal", wire: "string" }, required: false, checks: [["decimal_places", 2]] },
-  { wire: "dormantStatus", ty: { k: "enum", name: "DormantStatus", wire: "integer", values: Object.values(DormantStatus) }, required: false },
-  { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
-]);
+export const AccountShape: rt.RecordShape = recordShape("Account", function () {
+  return lazy<Lists>("records/Account").AccountFields({ AccountStatus, AccountType, Currency, DormantStatus, FreezeStatus });
+});

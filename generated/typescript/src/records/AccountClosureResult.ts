@@ -2,7 +2,9 @@
 /** The record `AccountClosureResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./AccountClosureResult.lazy.js");
 
 /**
  * Payload of notification 0019 (account closure).
@@ -22,10 +24,6 @@ export interface AccountClosureResult {
   readonly rejectionReason?: string;
 }
 
-export const AccountClosureResultShape: rt.RecordShape = recordShape("AccountClosureResult", () => [
-  { wire: "requestId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "rejectionReason", ty: { k: "string" }, required: false },
-]);
+export const AccountClosureResultShape: rt.RecordShape = recordShape("AccountClosureResult", function () {
+  return lazy<Lists>("records/AccountClosureResult").AccountClosureResultFields();
+});

@@ -2,8 +2,10 @@
 /** The record `AccountListItem`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { AccountType, Currency, DormantStatus, FreezeStatus } from "../enums.js";
+
+type Lists = typeof import("./AccountListItem.lazy.js");
 
 /**
  * Item of accounts of /account/queryAccountListByUserId.
@@ -25,12 +27,6 @@ export interface AccountListItem {
   readonly freezeStatus?: FreezeStatus | rt.Unknown<number>;
 }
 
-export const AccountListItemShape: rt.RecordShape = recordShape("AccountListItem", () => [
-  { wire: "balance", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-  { wire: "dormantStatus", ty: { k: "enum", name: "DormantStatus", wire: "integer", values: Object.values(DormantStatus) }, required: false },
-  { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
-]);
+export const AccountListItemShape: rt.RecordShape = recordShape("AccountListItem", function () {
+  return lazy<Lists>("records/AccountListItem").AccountListItemFields({ AccountType, Currency, DormantStatus, FreezeStatus });
+});

@@ -2,8 +2,10 @@
 /** The record `AccountOpeningResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
+
+type Lists = typeof import("./AccountOpeningResult.lazy.js");
 
 /**
  * Payload of notification 0012 (multiple account opening).
@@ -21,11 +23,6 @@ export interface AccountOpeningResult {
   readonly errorCode?: string;
 }
 
-export const AccountOpeningResultShape: rt.RecordShape = recordShape("AccountOpeningResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-]);
+export const AccountOpeningResultShape: rt.RecordShape = recordShape("AccountOpeningResult", function () {
+  return lazy<Lists>("records/AccountOpeningResult").AccountOpeningResultFields({ Currency });
+});

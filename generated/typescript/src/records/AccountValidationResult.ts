@@ -2,8 +2,10 @@
 /** The record `AccountValidationResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { FreezeStatus } from "../enums.js";
+
+type Lists = typeof import("./AccountValidationResult.lazy.js");
 
 /**
  * Account validation result (/account/validateAccount).
@@ -22,10 +24,6 @@ export interface AccountValidationResult {
   readonly restrictStatus?: string;
 }
 
-export const AccountValidationResultShape: rt.RecordShape = recordShape("AccountValidationResult", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "scalar" }, required: false },
-  { wire: "freezeStatus", ty: { k: "enum", name: "FreezeStatus", wire: "integer", values: Object.values(FreezeStatus) }, required: false },
-  { wire: "restrictStatus", ty: { k: "scalar" }, required: false },
-]);
+export const AccountValidationResultShape: rt.RecordShape = recordShape("AccountValidationResult", function () {
+  return lazy<Lists>("records/AccountValidationResult").AccountValidationResultFields({ FreezeStatus });
+});

@@ -2,9 +2,11 @@
 /** The record `BalanceChange`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, TxType } from "../enums.js";
 import { BalanceChangeExtInfoShape, type BalanceChangeExtInfo } from "./BalanceChangeExtInfo.js";
+
+type Lists = typeof import("./BalanceChange.lazy.js");
 
 /**
  * Payload of notification 0003 (balance change; 0022 is reported to carry the same). It carries no
@@ -37,23 +39,6 @@ export interface BalanceChange {
   readonly extInfo?: BalanceChangeExtInfo;
 }
 
-export const BalanceChangeShape: rt.RecordShape = recordShape("BalanceChange", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-  { wire: "oppoAccountId", ty: { k: "string" }, required: false },
-  { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-  { wire: "oppoSubAccount", ty: { k: "string" }, required: false },
-  { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-  { wire: "mpesaBusinessPayType", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "balance", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "extInfo", ty: { k: "record", record: () => BalanceChangeExtInfoShape }, required: false },
-]);
+export const BalanceChangeShape: rt.RecordShape = recordShape("BalanceChange", function () {
+  return lazy<Lists>("records/BalanceChange").BalanceChangeFields({ BalanceChangeExtInfoShape, Currency, TxType });
+});

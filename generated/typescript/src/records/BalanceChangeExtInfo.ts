@@ -2,7 +2,9 @@
 /** The record `BalanceChangeExtInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BalanceChangeExtInfo.lazy.js");
 
 /**
  * extInfo of notification 0003.
@@ -16,7 +18,6 @@ export interface BalanceChangeExtInfo {
   readonly oppoPhoneNumber?: string;
 }
 
-export const BalanceChangeExtInfoShape: rt.RecordShape = recordShape("BalanceChangeExtInfo", () => [
-  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-  { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-]);
+export const BalanceChangeExtInfoShape: rt.RecordShape = recordShape("BalanceChangeExtInfo", function () {
+  return lazy<Lists>("records/BalanceChangeExtInfo").BalanceChangeExtInfoFields();
+});

@@ -2,7 +2,9 @@
 /** The record `BankCode`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BankCode.lazy.js");
 
 /**
  * Item of bankCodeList of /staticData/getBankCodes. The list is seen live; the item's members are
@@ -18,7 +20,6 @@ export interface BankCode {
   readonly bankName?: string;
 }
 
-export const BankCodeShape: rt.RecordShape = recordShape("BankCode", () => [
-  { wire: "bankCode", ty: { k: "string" }, required: false },
-  { wire: "bankName", ty: { k: "string" }, required: false },
-]);
+export const BankCodeShape: rt.RecordShape = recordShape("BankCode", function () {
+  return lazy<Lists>("records/BankCode").BankCodeFields();
+});

@@ -2,8 +2,10 @@
 /** The record `BulkUtilityPaymentResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { UtilityPaymentResultShape, type UtilityPaymentResult } from "./UtilityPaymentResult.js";
+
+type Lists = typeof import("./BulkUtilityPaymentResult.lazy.js");
 
 /**
  * Payload of notification 0014 (bulk utility payment result).
@@ -20,9 +22,6 @@ export interface BulkUtilityPaymentResult {
   readonly resultArray?: readonly UtilityPaymentResult[];
 }
 
-export const BulkUtilityPaymentResultShape: rt.RecordShape = recordShape("BulkUtilityPaymentResult", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: false },
-  { wire: "txCount", ty: { k: "int" }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentResultShape } }, required: false },
-]);
+export const BulkUtilityPaymentResultShape: rt.RecordShape = recordShape("BulkUtilityPaymentResult", function () {
+  return lazy<Lists>("records/BulkUtilityPaymentResult").BulkUtilityPaymentResultFields({ UtilityPaymentResultShape });
+});

@@ -2,8 +2,10 @@
 /** The record `BusinessOnboardingStatus`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { AccountType, OnboardingStatus } from "../enums.js";
+
+type Lists = typeof import("./BusinessOnboardingStatus.lazy.js");
 
 /**
  * SME onboarding status (/onboarding/business/getBusinessOnboardingStatus): the union of the two
@@ -30,14 +32,6 @@ export interface BusinessOnboardingStatus {
   readonly auditTime?: number;
 }
 
-export const BusinessOnboardingStatusShape: rt.RecordShape = recordShape("BusinessOnboardingStatus", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "onboardingStatus", ty: { k: "enum", name: "OnboardingStatus", wire: "integer", values: Object.values(OnboardingStatus) }, required: false },
-  { wire: "rejectionReasonId", ty: { k: "scalar" }, required: false },
-  { wire: "rejectionReasonMsg", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-  { wire: "rejectionReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
-  { wire: "rejectReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
-  { wire: "auditTime", ty: { k: "long" }, required: false },
-]);
+export const BusinessOnboardingStatusShape: rt.RecordShape = recordShape("BusinessOnboardingStatus", function () {
+  return lazy<Lists>("records/BusinessOnboardingStatus").BusinessOnboardingStatusFields({ AccountType, OnboardingStatus });
+});

@@ -2,8 +2,10 @@
 /** The record `ClosingBalance`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
+
+type Lists = typeof import("./ClosingBalance.lazy.js");
 
 /**
  * One account's closing balance in notification 0015. Not public: the sandbox's shape.
@@ -19,8 +21,6 @@ export interface ClosingBalance {
   readonly closingBalance?: rt.Amount;
 }
 
-export const ClosingBalanceShape: rt.RecordShape = recordShape("ClosingBalance", () => [
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "closingBalance", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+export const ClosingBalanceShape: rt.RecordShape = recordShape("ClosingBalance", function () {
+  return lazy<Lists>("records/ClosingBalance").ClosingBalanceFields({ Currency });
+});

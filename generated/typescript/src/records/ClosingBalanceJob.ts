@@ -2,7 +2,9 @@
 /** The record `ClosingBalanceJob`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ClosingBalanceJob.lazy.js");
 
 /**
  * Closing-balance job (/report/queryClosingBalance); its result is delivered by notification 0015.
@@ -13,6 +15,6 @@ export interface ClosingBalanceJob {
   readonly jobId?: string;
 }
 
-export const ClosingBalanceJobShape: rt.RecordShape = recordShape("ClosingBalanceJob", () => [
-  { wire: "jobId", ty: { k: "string" }, required: false },
-]);
+export const ClosingBalanceJobShape: rt.RecordShape = recordShape("ClosingBalanceJob", function () {
+  return lazy<Lists>("records/ClosingBalanceJob").ClosingBalanceJobFields();
+});

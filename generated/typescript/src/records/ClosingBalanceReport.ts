@@ -2,8 +2,10 @@
 /** The record `ClosingBalanceReport`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { ClosingBalanceShape, type ClosingBalance } from "./ClosingBalance.js";
+
+type Lists = typeof import("./ClosingBalanceReport.lazy.js");
 
 /**
  * Payload of notification 0015: the closing balances a /report/queryClosingBalance job computed.
@@ -24,10 +26,6 @@ export interface ClosingBalanceReport {
   readonly balances?: readonly ClosingBalance[];
 }
 
-export const ClosingBalanceReportShape: rt.RecordShape = recordShape("ClosingBalanceReport", () => [
-  { wire: "jobId", ty: { k: "string" }, required: false },
-  { wire: "queryDate", ty: { k: "date" }, required: false },
-  { wire: "status", ty: { k: "string" }, required: false },
-  { wire: "generatedTime", ty: { k: "long" }, required: false },
-  { wire: "balances", ty: { k: "array", item: { k: "record", record: () => ClosingBalanceShape } }, required: false },
-]);
+export const ClosingBalanceReportShape: rt.RecordShape = recordShape("ClosingBalanceReport", function () {
+  return lazy<Lists>("records/ClosingBalanceReport").ClosingBalanceReportFields({ ClosingBalanceShape });
+});

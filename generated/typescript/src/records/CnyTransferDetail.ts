@@ -2,9 +2,11 @@
 /** The record `CnyTransferDetail`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { BeneficiaryType, PaymentPurpose } from "../enums.js";
 import { OrderItemShape, type OrderItemReceived } from "./OrderItem.js";
+
+type Lists = typeof import("./CnyTransferDetail.lazy.js");
 
 /**
  * CNY transfer record as a detail (/query/getCnyTransferDetails): the list fields plus orders and
@@ -49,26 +51,6 @@ export interface CnyTransferDetail {
   readonly invoice?: string;
 }
 
-export const CnyTransferDetailShape: rt.RecordShape = recordShape("CnyTransferDetail", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryType", ty: { k: "enum", name: "BeneficiaryType", wire: "string", values: Object.values(BeneficiaryType) }, required: false },
-  { wire: "beneficiaryName", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryCountryCode", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankCode", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankName", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryIdNumber", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryAccountId", ty: { k: "string" }, required: false },
-  { wire: "paymentPurpose", ty: { k: "enum", name: "PaymentPurpose", wire: "string", values: Object.values(PaymentPurpose) }, required: false },
-  { wire: "messageToBeneficiary", ty: { k: "string" }, required: false },
-  { wire: "remark", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["decimal_places", 4]] },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completedTime", ty: { k: "long" }, required: false },
-  { wire: "orders", ty: { k: "array", item: { k: "record", record: () => OrderItemShape } }, required: false },
-  { wire: "supportDocumentFile", ty: { k: "string" }, required: false },
-  { wire: "companyRegisDocumentFile", ty: { k: "string" }, required: false },
-  { wire: "invoice", ty: { k: "string" }, required: false },
-]);
+export const CnyTransferDetailShape: rt.RecordShape = recordShape("CnyTransferDetail", function () {
+  return lazy<Lists>("records/CnyTransferDetail").CnyTransferDetailFields({ BeneficiaryType, OrderItemShape, PaymentPurpose });
+});

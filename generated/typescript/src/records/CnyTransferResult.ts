@@ -2,8 +2,10 @@
 /** The record `CnyTransferResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
+
+type Lists = typeof import("./CnyTransferResult.lazy.js");
 
 /**
  * Payload of notification 0028 (CNY transfer result). Not public: the sandbox's shape.
@@ -22,10 +24,6 @@ export interface CnyTransferResult {
   readonly completedTime?: number;
 }
 
-export const CnyTransferResultShape: rt.RecordShape = recordShape("CnyTransferResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "completedTime", ty: { k: "long" }, required: false },
-]);
+export const CnyTransferResultShape: rt.RecordShape = recordShape("CnyTransferResult", function () {
+  return lazy<Lists>("records/CnyTransferResult").CnyTransferResultFields({ Currency });
+});

@@ -2,8 +2,10 @@
 /** The record `CnyTransferSummary`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { BeneficiaryType, PaymentPurpose } from "../enums.js";
+
+type Lists = typeof import("./CnyTransferSummary.lazy.js");
 
 /**
  * CNY transfer record as a list item (result of /query/getCnyTransList): the record without orders
@@ -40,22 +42,6 @@ export interface CnyTransferSummary {
   readonly completedTime?: number;
 }
 
-export const CnyTransferSummaryShape: rt.RecordShape = recordShape("CnyTransferSummary", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryType", ty: { k: "enum", name: "BeneficiaryType", wire: "string", values: Object.values(BeneficiaryType) }, required: false },
-  { wire: "beneficiaryName", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryCountryCode", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankCode", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankName", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryIdNumber", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryAccountId", ty: { k: "string" }, required: false },
-  { wire: "paymentPurpose", ty: { k: "enum", name: "PaymentPurpose", wire: "string", values: Object.values(PaymentPurpose) }, required: false },
-  { wire: "messageToBeneficiary", ty: { k: "string" }, required: false },
-  { wire: "remark", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["decimal_places", 4]] },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completedTime", ty: { k: "long" }, required: false },
-]);
+export const CnyTransferSummaryShape: rt.RecordShape = recordShape("CnyTransferSummary", function () {
+  return lazy<Lists>("records/CnyTransferSummary").CnyTransferSummaryFields({ BeneficiaryType, PaymentPurpose });
+});

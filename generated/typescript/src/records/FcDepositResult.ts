@@ -2,8 +2,10 @@
 /** The record `FcDepositResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
+
+type Lists = typeof import("./FcDepositResult.lazy.js");
 
 /**
  * Payload of notification 0010 (foreign-currency deposit).
@@ -23,13 +25,6 @@ export interface FcDepositResult {
   readonly errorMsg?: string;
 }
 
-export const FcDepositResultShape: rt.RecordShape = recordShape("FcDepositResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FcDepositResultShape: rt.RecordShape = recordShape("FcDepositResult", function () {
+  return lazy<Lists>("records/FcDepositResult").FcDepositResultFields({ Currency });
+});

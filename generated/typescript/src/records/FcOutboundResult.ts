@@ -2,8 +2,10 @@
 /** The record `FcOutboundResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency } from "../enums.js";
+
+type Lists = typeof import("./FcOutboundResult.lazy.js");
 
 /**
  * Payload of notification 0011 (foreign-currency outbound, cross-border, result).
@@ -27,17 +29,6 @@ export interface FcOutboundResult {
   readonly errorMsg?: string;
 }
 
-export const FcOutboundResultShape: rt.RecordShape = recordShape("FcOutboundResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "refundTxId", ty: { k: "string" }, required: false },
-  { wire: "operationBankCode", ty: { k: "string" }, required: false },
-  { wire: "operationBankAccount", ty: { k: "string" }, required: false },
-  { wire: "externalId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FcOutboundResultShape: rt.RecordShape = recordShape("FcOutboundResult", function () {
+  return lazy<Lists>("records/FcOutboundResult").FcOutboundResultFields({ Currency });
+});

@@ -2,7 +2,9 @@
 /** The record `FeeResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./FeeResult.lazy.js");
 
 /**
  * Fee result of the fetch-transaction-fee call.
@@ -14,6 +16,6 @@ export interface FeeResult {
   readonly feeAmount?: rt.Amount;
 }
 
-export const FeeResultShape: rt.RecordShape = recordShape("FeeResult", () => [
-  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+export const FeeResultShape: rt.RecordShape = recordShape("FeeResult", function () {
+  return lazy<Lists>("records/FeeResult").FeeResultFields();
+});

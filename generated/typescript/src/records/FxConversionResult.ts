@@ -2,8 +2,10 @@
 /** The record `FxConversionResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, FxRequestStatus } from "../enums.js";
+
+type Lists = typeof import("./FxConversionResult.lazy.js");
 
 /**
  * Payload of notification 0026 (FX request result). Not public: the sandbox's shape, the members
@@ -25,12 +27,6 @@ export interface FxConversionResult {
   readonly fxRate?: rt.Amount;
 }
 
-export const FxConversionResultShape: rt.RecordShape = recordShape("FxConversionResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-  { wire: "outTxId", ty: { k: "string" }, required: false },
-  { wire: "inTxId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-]);
+export const FxConversionResultShape: rt.RecordShape = recordShape("FxConversionResult", function () {
+  return lazy<Lists>("records/FxConversionResult").FxConversionResultFields({ Currency, FxRequestStatus });
+});

@@ -2,8 +2,10 @@
 /** The record `FxExchangeResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, FxRequestStatus } from "../enums.js";
+
+type Lists = typeof import("./FxExchangeResult.lazy.js");
 
 /**
  * Payload of notification 0013 (foreign-currency exchange result of the request without v2).
@@ -27,17 +29,6 @@ export interface FxExchangeResult {
   readonly errorMsg?: string;
 }
 
-export const FxExchangeResultShape: rt.RecordShape = recordShape("FxExchangeResult", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "kesAccountId", ty: { k: "string" }, required: false },
-  { wire: "fcAccountId", ty: { k: "string" }, required: false },
-  { wire: "outTxId", ty: { k: "string" }, required: false },
-  { wire: "inTxId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "operation", ty: { k: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FxExchangeResultShape: rt.RecordShape = recordShape("FxExchangeResult", function () {
+  return lazy<Lists>("records/FxExchangeResult").FxExchangeResultFields({ Currency, FxRequestStatus });
+});

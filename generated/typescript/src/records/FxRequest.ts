@@ -2,8 +2,10 @@
 /** The record `FxRequest`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, FxRequestStatus } from "../enums.js";
+
+type Lists = typeof import("./FxRequest.lazy.js");
 
 /**
  * An FX request as /query/v2/getFxRequestStatus answers it. The members are those documented for
@@ -31,14 +33,6 @@ export interface FxRequest {
   readonly errorMsg?: string;
 }
 
-export const FxRequestShape: rt.RecordShape = recordShape("FxRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "outTxId", ty: { k: "string" }, required: false },
-  { wire: "inTxId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "FxRequestStatus", wire: "integer", values: Object.values(FxRequestStatus) }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fxRate", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const FxRequestShape: rt.RecordShape = recordShape("FxRequest", function () {
+  return lazy<Lists>("records/FxRequest").FxRequestFields({ Currency, FxRequestStatus });
+});

@@ -2,8 +2,10 @@
 /** The record `InterBankTransfer`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { AmountType, ChargeType, Currency, InterBankApplicationStatus, PaymentChannel } from "../enums.js";
+
+type Lists = typeof import("./InterBankTransfer.lazy.js");
 
 /**
  * A SWIFT / inter-bank transfer application (/trans/getInterBankTransferList,
@@ -47,30 +49,6 @@ export interface InterBankTransfer {
   readonly chargeType?: ChargeType | rt.Unknown<string>;
 }
 
-export const InterBankTransferShape: rt.RecordShape = recordShape("InterBankTransfer", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "InterBankApplicationStatus", wire: "integer", values: Object.values(InterBankApplicationStatus) }, required: false },
-  { wire: "debitAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "fee", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "beneficiarySwiftBic", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankName", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankCountry", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankCity", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryAccountId", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryAccountCcy", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "beneficiaryName", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryEmail", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "amountType", ty: { k: "enum", name: "AmountType", wire: "integer", values: Object.values(AmountType) }, required: false },
-  { wire: "messageToBeneficiary", ty: { k: "string" }, required: false },
-  { wire: "paymentChannel", ty: { k: "enum", name: "PaymentChannel", wire: "string", values: Object.values(PaymentChannel) }, required: false },
-  { wire: "paymentPurposeId", ty: { k: "string" }, required: false },
-  { wire: "paymentPurpose", ty: { k: "string" }, required: false },
-  { wire: "senderAddress", ty: { k: "string" }, required: false },
-  { wire: "chargeType", ty: { k: "enum", name: "ChargeType", wire: "string", values: Object.values(ChargeType) }, required: false },
-]);
+export const InterBankTransferShape: rt.RecordShape = recordShape("InterBankTransfer", function () {
+  return lazy<Lists>("records/InterBankTransfer").InterBankTransferFields({ AmountType, ChargeType, Currency, InterBankApplicationStatus, PaymentChannel });
+});

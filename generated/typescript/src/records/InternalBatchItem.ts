@@ -2,8 +2,10 @@
 /** The record `InternalBatchItem`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, TxStatus } from "../enums.js";
+
+type Lists = typeof import("./InternalBatchItem.lazy.js");
 
 /**
  * One payment of notification 0004.
@@ -25,14 +27,6 @@ export interface InternalBatchItem {
   readonly completedTime?: number;
 }
 
-export const InternalBatchItemShape: rt.RecordShape = recordShape("InternalBatchItem", () => [
-  { wire: "payeeAccountId", ty: { k: "string" }, required: false },
-  { wire: "payeeAccountName", ty: { k: "string" }, required: false },
-  { wire: "payeeType", ty: { k: "int" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "failedReason", ty: { k: "string" }, required: false },
-  { wire: "completedTime", ty: { k: "long" }, required: false },
-]);
+export const InternalBatchItemShape: rt.RecordShape = recordShape("InternalBatchItem", function () {
+  return lazy<Lists>("records/InternalBatchItem").InternalBatchItemFields({ Currency, TxStatus });
+});

@@ -2,8 +2,10 @@
 /** The record `InternalBatchResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { InternalBatchItemShape, type InternalBatchItem } from "./InternalBatchItem.js";
+
+type Lists = typeof import("./InternalBatchResult.lazy.js");
 
 /**
  * Payload of notification 0004 (internal batch, merchant bulk, result).
@@ -17,7 +19,6 @@ export interface InternalBatchResult {
   readonly resultArray?: readonly InternalBatchItem[];
 }
 
-export const InternalBatchResultShape: rt.RecordShape = recordShape("InternalBatchResult", () => [
-  { wire: "orderId", ty: { k: "string" }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => InternalBatchItemShape } }, required: false },
-]);
+export const InternalBatchResultShape: rt.RecordShape = recordShape("InternalBatchResult", function () {
+  return lazy<Lists>("records/InternalBatchResult").InternalBatchResultFields({ InternalBatchItemShape });
+});

@@ -2,7 +2,9 @@
 /** The record `KycMediaItem`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./KycMediaItem.lazy.js");
 
 /**
  * KYC media list item (mediaList of /onboarding/personal/getKycMediaList).
@@ -17,8 +19,6 @@ export interface KycMediaItem {
   readonly mediaUrl?: string;
 }
 
-export const KycMediaItemShape: rt.RecordShape = recordShape("KycMediaItem", () => [
-  { wire: "mediaType", ty: { k: "scalar" }, required: false },
-  { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
-  { wire: "mediaUrl", ty: { k: "string" }, required: false },
-]);
+export const KycMediaItemShape: rt.RecordShape = recordShape("KycMediaItem", function () {
+  return lazy<Lists>("records/KycMediaItem").KycMediaItemFields();
+});

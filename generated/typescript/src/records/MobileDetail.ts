@@ -2,8 +2,10 @@
 /** The record `MobileDetail`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { NetworkProvider } from "../enums.js";
+
+type Lists = typeof import("./MobileDetail.lazy.js");
 
 /** Item of mobileDetails of /utilityPayment/v2/airtimeBulkPayment. */
 export interface MobileDetail {
@@ -13,8 +15,6 @@ export interface MobileDetail {
   readonly amount: rt.Amount;
 }
 
-export const MobileDetailShape: rt.RecordShape = recordShape("MobileDetail", () => [
-  { wire: "mobileNumber", ty: { k: "string" }, required: true },
-  { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+export const MobileDetailShape: rt.RecordShape = recordShape("MobileDetail", function () {
+  return lazy<Lists>("records/MobileDetail").MobileDetailFields({ NetworkProvider });
+});

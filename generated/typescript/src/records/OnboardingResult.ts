@@ -2,8 +2,10 @@
 /** The record `OnboardingResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { OnboardingStatus } from "../enums.js";
+
+type Lists = typeof import("./OnboardingResult.lazy.js");
 
 /**
  * Payload of notifications 0001 (personal onboarding), 0005 (wallet upgrade) and 0006 (SME account
@@ -25,13 +27,6 @@ export interface OnboardingResult {
   readonly rejectionReasonMsgs?: readonly string[];
 }
 
-export const OnboardingResultShape: rt.RecordShape = recordShape("OnboardingResult", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "OnboardingStatus", wire: "integer", values: Object.values(OnboardingStatus) }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "scalar" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "rejectionReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
-  { wire: "rejectionReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
-]);
+export const OnboardingResultShape: rt.RecordShape = recordShape("OnboardingResult", function () {
+  return lazy<Lists>("records/OnboardingResult").OnboardingResultFields({ OnboardingStatus });
+});

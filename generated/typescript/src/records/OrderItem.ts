@@ -2,7 +2,9 @@
 /** The record `OrderItem`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./OrderItem.lazy.js");
 
 /**
  * Order item of a CNY Express transfer (elements of oderArray; also the orders of the CNY transfer
@@ -50,10 +52,6 @@ export interface OrderItemReceived {
   readonly platform?: string;
 }
 
-export const OrderItemShape: rt.RecordShape = recordShape("OrderItem", () => [
-  { wire: "productName", ty: { k: "string" }, required: true },
-  { wire: "quantity", ty: { k: "int" }, required: true, checks: [["positive_int"], ["range_int", null, 99999999]] },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["range_amount", null, "500000"], ["positive_amount"], ["decimal_places", 2]] },
-  { wire: "orderTime", ty: { k: "long" }, required: true },
-  { wire: "platform", ty: { k: "string" }, required: true, checks: [["max_chars", 128]] },
-]);
+export const OrderItemShape: rt.RecordShape = recordShape("OrderItem", function () {
+  return lazy<Lists>("records/OrderItem").OrderItemFields();
+});

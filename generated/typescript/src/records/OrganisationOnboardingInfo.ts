@@ -2,11 +2,13 @@
 /** The record `OrganisationOnboardingInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { BusinessType } from "../enums.js";
 import { ShareholderCompanyInfoShape, type ShareholderCompanyInfo } from "./ShareholderCompanyInfo.js";
 import { ShareholderMemberInfoShape, type ShareholderMemberInfo } from "./ShareholderMemberInfo.js";
 import { SmeMediaInfoShape, type SmeMediaInfo } from "./SmeMediaInfo.js";
+
+type Lists = typeof import("./OrganisationOnboardingInfo.lazy.js");
 
 /**
  * SME onboarding info of an NGO/CBO (/onboarding/business/getOrganisationOnboardingInfo): the
@@ -51,26 +53,6 @@ export interface OrganisationOnboardingInfo {
   readonly shareholdersCompanyInfos?: readonly ShareholderCompanyInfo[];
 }
 
-export const OrganisationOnboardingInfoShape: rt.RecordShape = recordShape("OrganisationOnboardingInfo", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "smeName", ty: { k: "string" }, required: false },
-  { wire: "businessType", ty: { k: "enum", name: "BusinessType", wire: "integer", values: Object.values(BusinessType) }, required: false },
-  { wire: "countryCode", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-  { wire: "email", ty: { k: "string" }, required: false },
-  { wire: "krapin", ty: { k: "string" }, required: false },
-  { wire: "businessCertificateNumber", ty: { k: "string" }, required: false },
-  { wire: "channel", ty: { k: "scalar" }, required: false },
-  { wire: "channelUserId", ty: { k: "string" }, required: false },
-  { wire: "onboardingMediaInfos", ty: { k: "array", item: { k: "record", record: () => SmeMediaInfoShape } }, required: false },
-  { wire: "status", ty: { k: "scalar" }, required: false },
-  { wire: "rejectReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
-  { wire: "rejectReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "auditTime", ty: { k: "long" }, required: false },
-  { wire: "businessIndustry", ty: { k: "string" }, required: false },
-  { wire: "specifyIndustry", ty: { k: "string" }, required: false },
-  { wire: "businessAddress", ty: { k: "string" }, required: false },
-  { wire: "shareholdersMemberInfos", ty: { k: "array", item: { k: "record", record: () => ShareholderMemberInfoShape } }, required: false },
-  { wire: "shareholdersCompanyInfos", ty: { k: "array", item: { k: "record", record: () => ShareholderCompanyInfoShape } }, required: false },
-]);
+export const OrganisationOnboardingInfoShape: rt.RecordShape = recordShape("OrganisationOnboardingInfo", function () {
+  return lazy<Lists>("records/OrganisationOnboardingInfo").OrganisationOnboardingInfoFields({ BusinessType, ShareholderCompanyInfoShape, ShareholderMemberInfoShape, SmeMediaInfoShape });
+});

@@ -2,8 +2,10 @@
 /** The record `PersonalKyc`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Gender, IdType, KycStatus, ProfileCheck } from "../enums.js";
+
+type Lists = typeof import("./PersonalKyc.lazy.js");
 
 /**
  * Personal KYC record (/onboarding/getUserKyc).
@@ -45,30 +47,6 @@ export interface PersonalKyc {
   readonly status?: KycStatus | rt.Unknown<number>;
 }
 
-export const PersonalKycShape: rt.RecordShape = recordShape("PersonalKyc", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "baasChannelId", ty: { k: "string" }, required: false },
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "firstName", ty: { k: "string" }, required: false },
-  { wire: "middleName", ty: { k: "string" }, required: false },
-  { wire: "lastName", ty: { k: "string" }, required: false },
-  { wire: "gender", ty: { k: "enum", name: "Gender", wire: "string", values: Object.values(Gender) }, required: false },
-  { wire: "nationality", ty: { k: "string" }, required: false },
-  { wire: "idType", ty: { k: "enum", name: "IdType", wire: "string", values: Object.values(IdType) }, required: false },
-  { wire: "idNumber", ty: { k: "string" }, required: false },
-  { wire: "birthday", ty: { k: "scalar" }, required: false },
-  { wire: "address", ty: { k: "string" }, required: false },
-  { wire: "countryCode", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-  { wire: "employmentStatus", ty: { k: "string" }, required: false },
-  { wire: "monthlyIncome", ty: { k: "string" }, required: false },
-  { wire: "kraPin", ty: { k: "string" }, required: false },
-  { wire: "businessIndustry", ty: { k: "string" }, required: false },
-  { wire: "specifyIndustry", ty: { k: "string" }, required: false },
-  { wire: "profileCheck", ty: { k: "enum", name: "ProfileCheck", wire: "integer", values: Object.values(ProfileCheck) }, required: false },
-  { wire: "profileCheckResultCode", ty: { k: "scalar" }, required: false },
-  { wire: "profileCheckResultText", ty: { k: "string" }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "updateTime", ty: { k: "long" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "KycStatus", wire: "integer", values: Object.values(KycStatus) }, required: false },
-]);
+export const PersonalKycShape: rt.RecordShape = recordShape("PersonalKyc", function () {
+  return lazy<Lists>("records/PersonalKyc").PersonalKycFields({ Gender, IdType, KycStatus, ProfileCheck });
+});

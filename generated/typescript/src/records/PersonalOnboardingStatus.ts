@@ -2,8 +2,10 @@
 /** The record `PersonalOnboardingStatus`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { AccountType } from "../enums.js";
+
+type Lists = typeof import("./PersonalOnboardingStatus.lazy.js");
 
 /**
  * Personal onboarding status (/onboarding/getOnboardingStatus).
@@ -24,11 +26,6 @@ export interface PersonalOnboardingStatus {
   readonly accountType?: AccountType | rt.Unknown<string>;
 }
 
-export const PersonalOnboardingStatusShape: rt.RecordShape = recordShape("PersonalOnboardingStatus", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "onboardingStatus", ty: { k: "string" }, required: false },
-  { wire: "rejectionReasonId", ty: { k: "scalar" }, required: false },
-  { wire: "rejectionReasonMsg", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "enum", name: "AccountType", wire: "string", values: Object.values(AccountType) }, required: false },
-]);
+export const PersonalOnboardingStatusShape: rt.RecordShape = recordShape("PersonalOnboardingStatus", function () {
+  return lazy<Lists>("records/PersonalOnboardingStatus").PersonalOnboardingStatusFields({ AccountType });
+});

@@ -2,7 +2,9 @@
 /** The record `ReversalApplication`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ReversalApplication.lazy.js");
 
 /**
  * A transaction reversal application, as /trans/queryTxReversal answers it (the document calls it
@@ -23,13 +25,6 @@ export interface ReversalApplication {
   readonly reversalTxId?: string;
 }
 
-export const ReversalApplicationShape: rt.RecordShape = recordShape("ReversalApplication", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-  { wire: "transactionId", ty: { k: "string" }, required: false },
-  { wire: "reversalReceiptNo", ty: { k: "string" }, required: false },
-  { wire: "reversedTime", ty: { k: "string" }, required: false },
-  { wire: "reversalReason", ty: { k: "string" }, required: false },
-  { wire: "voucher", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "scalar" }, required: false },
-  { wire: "reversalTxId", ty: { k: "string" }, required: false },
-]);
+export const ReversalApplicationShape: rt.RecordShape = recordShape("ReversalApplication", function () {
+  return lazy<Lists>("records/ReversalApplication").ReversalApplicationFields();
+});

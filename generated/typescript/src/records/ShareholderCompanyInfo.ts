@@ -2,7 +2,9 @@
 /** The record `ShareholderCompanyInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ShareholderCompanyInfo.lazy.js");
 
 /**
  * Item of shareholdersCompanyInfos (LLC, NGO/CBO and partnership SME onboarding info).
@@ -19,10 +21,6 @@ export interface ShareholderCompanyInfo {
   readonly registrationFileType?: string;
 }
 
-export const ShareholderCompanyInfoShape: rt.RecordShape = recordShape("ShareholderCompanyInfo", () => [
-  { wire: "companyId", ty: { k: "scalar" }, required: false },
-  { wire: "companyName", ty: { k: "string" }, required: false },
-  { wire: "registrationFileKey", ty: { k: "string" }, required: false },
-  { wire: "registrationFileUrl", ty: { k: "string" }, required: false },
-  { wire: "registrationFileType", ty: { k: "scalar" }, required: false },
-]);
+export const ShareholderCompanyInfoShape: rt.RecordShape = recordShape("ShareholderCompanyInfo", function () {
+  return lazy<Lists>("records/ShareholderCompanyInfo").ShareholderCompanyInfoFields();
+});

@@ -2,8 +2,10 @@
 /** The record `ShareholderMemberInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { IdType } from "../enums.js";
+
+type Lists = typeof import("./ShareholderMemberInfo.lazy.js");
 
 /**
  * Item of shareholdersMemberInfos (LLC, NGO/CBO and partnership SME onboarding info).
@@ -37,23 +39,6 @@ export interface ShareholderMemberInfo {
   readonly kraPinFileType?: string;
 }
 
-export const ShareholderMemberInfoShape: rt.RecordShape = recordShape("ShareholderMemberInfo", () => [
-  { wire: "memberId", ty: { k: "scalar" }, required: false },
-  { wire: "countryCode", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-  { wire: "idType", ty: { k: "enum", name: "IdType", wire: "string", values: Object.values(IdType) }, required: false },
-  { wire: "idNumber", ty: { k: "string" }, required: false },
-  { wire: "firstName", ty: { k: "string" }, required: false },
-  { wire: "middleName", ty: { k: "string" }, required: false },
-  { wire: "lastName", ty: { k: "string" }, required: false },
-  { wire: "fullName", ty: { k: "string" }, required: false },
-  { wire: "kraPin", ty: { k: "string" }, required: false },
-  { wire: "idFrontFileUrl", ty: { k: "string" }, required: false },
-  { wire: "idFrontFileType", ty: { k: "scalar" }, required: false },
-  { wire: "selfieFileUrl", ty: { k: "string" }, required: false },
-  { wire: "selfieFileType", ty: { k: "scalar" }, required: false },
-  { wire: "idBackFileUrl", ty: { k: "string" }, required: false },
-  { wire: "idBackFileType", ty: { k: "scalar" }, required: false },
-  { wire: "kraPinFileUrl", ty: { k: "string" }, required: false },
-  { wire: "kraPinFileType", ty: { k: "scalar" }, required: false },
-]);
+export const ShareholderMemberInfoShape: rt.RecordShape = recordShape("ShareholderMemberInfo", function () {
+  return lazy<Lists>("records/ShareholderMemberInfo").ShareholderMemberInfoFields({ IdType });
+});

@@ -2,8 +2,10 @@
 /** The record `SmeBulkPaymentItem`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, TxStatus } from "../enums.js";
+
+type Lists = typeof import("./SmeBulkPaymentItem.lazy.js");
 
 /**
  * One payment of notification 0008. The wire names spell beneficiary as benificiary; the Rust
@@ -31,19 +33,6 @@ export interface SmeBulkPaymentItem {
   readonly completedTime?: string;
 }
 
-export const SmeBulkPaymentItemShape: rt.RecordShape = recordShape("SmeBulkPaymentItem", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "benificiaryName", ty: { k: "string" }, required: false },
-  { wire: "benificiaryAccount", ty: { k: "string" }, required: false },
-  { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
-  { wire: "benificiaryBankCode", ty: { k: "string" }, required: false },
-  { wire: "paymentChannel", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-  { wire: "completedTime", ty: { k: "string" }, required: false },
-]);
+export const SmeBulkPaymentItemShape: rt.RecordShape = recordShape("SmeBulkPaymentItem", function () {
+  return lazy<Lists>("records/SmeBulkPaymentItem").SmeBulkPaymentItemFields({ Currency, TxStatus });
+});

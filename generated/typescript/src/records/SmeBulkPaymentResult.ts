@@ -2,9 +2,11 @@
 /** The record `SmeBulkPaymentResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { TxType } from "../enums.js";
 import { SmeBulkPaymentItemShape, type SmeBulkPaymentItem } from "./SmeBulkPaymentItem.js";
+
+type Lists = typeof import("./SmeBulkPaymentResult.lazy.js");
 
 /**
  * Payload of notification 0008 (SME bulk payment result).
@@ -20,9 +22,6 @@ export interface SmeBulkPaymentResult {
   readonly resultArray?: readonly SmeBulkPaymentItem[];
 }
 
-export const SmeBulkPaymentResultShape: rt.RecordShape = recordShape("SmeBulkPaymentResult", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "resultArray", ty: { k: "array", item: { k: "record", record: () => SmeBulkPaymentItemShape } }, required: false },
-]);
+export const SmeBulkPaymentResultShape: rt.RecordShape = recordShape("SmeBulkPaymentResult", function () {
+  return lazy<Lists>("records/SmeBulkPaymentResult").SmeBulkPaymentResultFields({ SmeBulkPaymentItemShape, TxType });
+});

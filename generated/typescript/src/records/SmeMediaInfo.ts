@@ -2,7 +2,9 @@
 /** The record `SmeMediaInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./SmeMediaInfo.lazy.js");
 
 /**
  * Item of onboardingMediaInfos of the SME onboarding info.
@@ -21,11 +23,6 @@ export interface SmeMediaInfo {
   readonly fileId?: string;
 }
 
-export const SmeMediaInfoShape: rt.RecordShape = recordShape("SmeMediaInfo", () => [
-  { wire: "fileUrl", ty: { k: "string" }, required: false },
-  { wire: "mediaType", ty: { k: "scalar" }, required: false },
-  { wire: "contentType", ty: { k: "string" }, required: false },
-  { wire: "fileTypeId", ty: { k: "scalar" }, required: false },
-  { wire: "fileKey", ty: { k: "string" }, required: false },
-  { wire: "fileId", ty: { k: "scalar" }, required: false },
-]);
+export const SmeMediaInfoShape: rt.RecordShape = recordShape("SmeMediaInfo", function () {
+  return lazy<Lists>("records/SmeMediaInfo").SmeMediaInfoFields();
+});

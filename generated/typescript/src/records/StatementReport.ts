@@ -2,7 +2,9 @@
 /** The record `StatementReport`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./StatementReport.lazy.js");
 
 /**
  * Payload of notification 0009 (account statement report).
@@ -16,7 +18,6 @@ export interface StatementReport {
   readonly statementUrl?: string;
 }
 
-export const StatementReportShape: rt.RecordShape = recordShape("StatementReport", () => [
-  { wire: "jobId", ty: { k: "string" }, required: false },
-  { wire: "statementUrl", ty: { k: "string" }, required: false },
-]);
+export const StatementReportShape: rt.RecordShape = recordShape("StatementReport", function () {
+  return lazy<Lists>("records/StatementReport").StatementReportFields();
+});

@@ -2,9 +2,11 @@
 /** The record `StoreOnboardingInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { BusinessType } from "../enums.js";
 import { SmeMediaInfoShape, type SmeMediaInfo } from "./SmeMediaInfo.js";
+
+type Lists = typeof import("./StoreOnboardingInfo.lazy.js");
 
 /**
  * SME onboarding info of a sole proprietorship (/onboarding/business/getStoreOnboardingInfo): the
@@ -55,32 +57,6 @@ export interface StoreOnboardingInfo {
   readonly kinRelationship?: string;
 }
 
-export const StoreOnboardingInfoShape: rt.RecordShape = recordShape("StoreOnboardingInfo", () => [
-  { wire: "onboardingRequestId", ty: { k: "string" }, required: false },
-  { wire: "smeName", ty: { k: "string" }, required: false },
-  { wire: "businessType", ty: { k: "enum", name: "BusinessType", wire: "integer", values: Object.values(BusinessType) }, required: false },
-  { wire: "countryCode", ty: { k: "string" }, required: false },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-  { wire: "email", ty: { k: "string" }, required: false },
-  { wire: "krapin", ty: { k: "string" }, required: false },
-  { wire: "businessCertificateNumber", ty: { k: "string" }, required: false },
-  { wire: "channel", ty: { k: "scalar" }, required: false },
-  { wire: "channelUserId", ty: { k: "string" }, required: false },
-  { wire: "onboardingMediaInfos", ty: { k: "array", item: { k: "record", record: () => SmeMediaInfoShape } }, required: false },
-  { wire: "status", ty: { k: "scalar" }, required: false },
-  { wire: "rejectReasonIds", ty: { k: "array", item: { k: "scalar" } }, required: false },
-  { wire: "rejectReasonMsgs", ty: { k: "array", item: { k: "string" } }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "auditTime", ty: { k: "long" }, required: false },
-  { wire: "businessIndustry", ty: { k: "string" }, required: false },
-  { wire: "specifyIndustry", ty: { k: "string" }, required: false },
-  { wire: "businessAddress", ty: { k: "string" }, required: false },
-  { wire: "ownerFullName", ty: { k: "string" }, required: false },
-  { wire: "ownerIdNumber", ty: { k: "string" }, required: false },
-  { wire: "ownerIdType", ty: { k: "scalar" }, required: false },
-  { wire: "ownerBirthDay", ty: { k: "scalar" }, required: false },
-  { wire: "kinFullName", ty: { k: "string" }, required: false },
-  { wire: "kinCountryCode", ty: { k: "string" }, required: false },
-  { wire: "kinMobile", ty: { k: "string" }, required: false },
-  { wire: "kinRelationship", ty: { k: "string" }, required: false },
-]);
+export const StoreOnboardingInfoShape: rt.RecordShape = recordShape("StoreOnboardingInfo", function () {
+  return lazy<Lists>("records/StoreOnboardingInfo").StoreOnboardingInfoFields({ BusinessType, SmeMediaInfoShape });
+});

@@ -2,7 +2,9 @@
 /** The record `TransactionExtInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./TransactionExtInfo.lazy.js");
 
 /**
  * extInfo of a transaction (rows of /query/getTransList, /query/getTransResult): an open object;
@@ -35,9 +37,6 @@ export interface TransactionExtInfo {
   readonly remark?: string;
 }
 
-export const TransactionExtInfoShape: rt.RecordShape = recordShape("TransactionExtInfo", () => [
-  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-  { wire: "fee", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "oppoAccountId", ty: { k: "string" }, required: false },
-  { wire: "remark", ty: { k: "string" }, required: false },
-]);
+export const TransactionExtInfoShape: rt.RecordShape = recordShape("TransactionExtInfo", function () {
+  return lazy<Lists>("records/TransactionExtInfo").TransactionExtInfoFields();
+});

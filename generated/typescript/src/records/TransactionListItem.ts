@@ -2,9 +2,11 @@
 /** The record `TransactionListItem`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, TxStatus, TxType } from "../enums.js";
 import { TransactionExtInfoShape, type TransactionExtInfo } from "./TransactionExtInfo.js";
+
+type Lists = typeof import("./TransactionListItem.lazy.js");
 
 /**
  * Transaction record as a list item of /query/getTransList. The document: "Fields of the
@@ -49,18 +51,6 @@ export interface TransactionListItem {
   readonly oppoBankCode?: string;
 }
 
-export const TransactionListItemShape: rt.RecordShape = recordShape("TransactionListItem", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "paymentChannel", ty: { k: "string" }, required: false },
-  { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-]);
+export const TransactionListItemShape: rt.RecordShape = recordShape("TransactionListItem", function () {
+  return lazy<Lists>("records/TransactionListItem").TransactionListItemFields({ Currency, TransactionExtInfoShape, TxStatus, TxType });
+});

@@ -2,9 +2,11 @@
 /** The record `TransactionResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { Currency, TxStatus, TxType } from "../enums.js";
 import { TransactionResultExtInfoShape, type TransactionResultExtInfo } from "./TransactionResultExtInfo.js";
+
+type Lists = typeof import("./TransactionResult.lazy.js");
 
 /**
  * Payload of notification 0002 (transaction result).
@@ -42,28 +44,6 @@ export interface TransactionResult {
   readonly extInfo?: TransactionResultExtInfo;
 }
 
-export const TransactionResultShape: rt.RecordShape = recordShape("TransactionResult", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "accountName", ty: { k: "string" }, required: false },
-  { wire: "accountType", ty: { k: "scalar" }, required: false },
-  { wire: "oppoChannelId", ty: { k: "string" }, required: false },
-  { wire: "oppoSubAccount", ty: { k: "string" }, required: false },
-  { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-  { wire: "mpesaBusinessPayType", ty: { k: "int" }, required: false },
-  { wire: "oppoAccountId", ty: { k: "string" }, required: false },
-  { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-  { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "feeAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "balance", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "updateTime", ty: { k: "long" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-  { wire: "extInfo", ty: { k: "record", record: () => TransactionResultExtInfoShape }, required: false },
-]);
+export const TransactionResultShape: rt.RecordShape = recordShape("TransactionResult", function () {
+  return lazy<Lists>("records/TransactionResult").TransactionResultFields({ Currency, TransactionResultExtInfoShape, TxStatus, TxType });
+});

@@ -2,7 +2,9 @@
 /** The record `TransactionResultExtInfo`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./TransactionResultExtInfo.lazy.js");
 
 /**
  * extInfo of notification 0002.
@@ -20,10 +22,6 @@ export interface TransactionResultExtInfo {
   readonly transactionNarrative?: string;
 }
 
-export const TransactionResultExtInfoShape: rt.RecordShape = recordShape("TransactionResultExtInfo", () => [
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "oppoPhoneNumber", ty: { k: "string" }, required: false },
-  { wire: "counterpartyName", ty: { k: "string" }, required: false },
-  { wire: "thirdPartyTxType", ty: { k: "string" }, required: false },
-  { wire: "transactionNarrative", ty: { k: "string" }, required: false },
-]);
+export const TransactionResultExtInfoShape: rt.RecordShape = recordShape("TransactionResultExtInfo", function () {
+  return lazy<Lists>("records/TransactionResultExtInfo").TransactionResultExtInfoFields();
+});

@@ -2,8 +2,10 @@
 /** The record `UtilityPayment`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
 import { BillType, Currency, NetworkProvider, UtilityPaymentStatus } from "../enums.js";
+
+type Lists = typeof import("./UtilityPayment.lazy.js");
 
 /**
  * A utility payment or airtime purchase (/utilityPayment/paymentQuery, rows of
@@ -38,19 +40,6 @@ export interface UtilityPayment {
   readonly bulkPaymentOrderId?: string;
 }
 
-export const UtilityPaymentShape: rt.RecordShape = recordShape("UtilityPayment", () => [
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "paymentType", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "mobileNumber", ty: { k: "string" }, required: false },
-  { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: false },
-  { wire: "billOrderNumber", ty: { k: "string" }, required: false },
-  { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: false },
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-]);
+export const UtilityPaymentShape: rt.RecordShape = recordShape("UtilityPayment", function () {
+  return lazy<Lists>("records/UtilityPayment").UtilityPaymentFields({ BillType, Currency, NetworkProvider, UtilityPaymentStatus });
+});

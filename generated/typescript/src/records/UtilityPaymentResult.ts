@@ -2,7 +2,9 @@
 /** The record `UtilityPaymentResult`. */
 
 import type * as rt from "@baas/runtime";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./UtilityPaymentResult.lazy.js");
 
 /**
  * Payload of notification 0007 (utility payment result); also the items of notification 0014.
@@ -25,15 +27,6 @@ export interface UtilityPaymentResult {
   readonly errorMsg?: string;
 }
 
-export const UtilityPaymentResultShape: rt.RecordShape = recordShape("UtilityPaymentResult", () => [
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-  { wire: "payServiceCategory", ty: { k: "string" }, required: false },
-  { wire: "subType", ty: { k: "string" }, required: false },
-  { wire: "orderNo", ty: { k: "string" }, required: false },
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "refundTxId", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "status", ty: { k: "string" }, required: false },
-  { wire: "errorCode", ty: { k: "string" }, required: false },
-  { wire: "errorMsg", ty: { k: "string" }, required: false },
-]);
+export const UtilityPaymentResultShape: rt.RecordShape = recordShape("UtilityPaymentResult", function () {
+  return lazy<Lists>("records/UtilityPaymentResult").UtilityPaymentResultFields();
+});

@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { FeeBeneficiaryType, PayType } from "../enums.js";
 import { type FeeResult } from "../records.js";
 import { FeeResultShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./FetchTransactionFee.lazy.js");
 
 /**
  * The parameters of `fetchTransactionFee`.
@@ -45,16 +47,9 @@ export interface FetchTransactionFeeRequest {
   readonly amount: rt.Amount;
 }
 
-const FetchTransactionFeeRequestShape: rt.RecordShape = recordShape("FetchTransactionFeeRequest", () => [
-  { wire: "payType", ty: { k: "enum", name: "PayType", wire: "string", values: Object.values(PayType) }, required: false },
-  { wire: "payerAccountId", ty: { k: "string" }, required: true },
-  { wire: "benificiaryName", ty: { k: "string" }, required: true },
-  { wire: "benificiaryType", ty: { k: "enum", name: "FeeBeneficiaryType", wire: "string", values: Object.values(FeeBeneficiaryType) }, required: true },
-  { wire: "benificiaryAccount", ty: { k: "string" }, required: true },
-  { wire: "benificiarySubAccount", ty: { k: "string" }, required: false },
-  { wire: "benificiaryBankCode", ty: { k: "string" }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+const FetchTransactionFeeRequestShape: rt.RecordShape = recordShape("FetchTransactionFeeRequest", function () {
+  return lazy<Lists>("reversal/FetchTransactionFee").FetchTransactionFeeRequestFields({ FeeBeneficiaryType, PayType });
+});
 
 /**
  * The answer of `fetchTransactionFee` (its `data`): every field optional, and members the service

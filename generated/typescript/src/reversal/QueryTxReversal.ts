@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type ReversalApplication } from "../records.js";
 import { ReversalApplicationShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./QueryTxReversal.lazy.js");
 
 /**
  * The parameters of `queryTxReversal`.
@@ -17,9 +19,9 @@ export interface QueryTxReversalRequest {
   readonly applicationId: string;
 }
 
-const QueryTxReversalRequestShape: rt.RecordShape = recordShape("QueryTxReversalRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-]);
+const QueryTxReversalRequestShape: rt.RecordShape = recordShape("QueryTxReversalRequest", function () {
+  return lazy<Lists>("reversal/QueryTxReversal").QueryTxReversalRequestFields();
+});
 
 /**
  * The answer of `queryTxReversal` (its `data`): every field optional, and members the service adds

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { VoucherType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./TxReversal.lazy.js");
 
 /**
  * The parameters of `txReversal`.
@@ -37,14 +39,9 @@ export interface TxReversalRequest {
   readonly voucherType?: VoucherType;
 }
 
-const TxReversalRequestShape: rt.RecordShape = recordShape("TxReversalRequest", () => [
-  { wire: "transactionId", ty: { k: "string" }, required: true },
-  { wire: "reversalReceiptNo", ty: { k: "string" }, required: false },
-  { wire: "reversedTime", ty: { k: "string" }, required: false },
-  { wire: "reversalReason", ty: { k: "string" }, required: false },
-  { wire: "voucherBase64", ty: { k: "document" }, required: false },
-  { wire: "voucherType", ty: { k: "enum", name: "VoucherType", wire: "string", values: Object.values(VoucherType) }, required: false },
-]);
+const TxReversalRequestShape: rt.RecordShape = recordShape("TxReversalRequest", function () {
+  return lazy<Lists>("reversal/TxReversal").TxReversalRequestFields({ VoucherType });
+});
 
 /**
  * The answer of `txReversal` (its `data`): every field optional, and members the service adds
@@ -54,9 +51,9 @@ export interface TxReversalResponse {
   readonly applicationId?: string;
 }
 
-const TxReversalResponseShape: rt.RecordShape = recordShape("TxReversalResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const TxReversalResponseShape: rt.RecordShape = recordShape("TxReversalResponse", function () {
+  return lazy<Lists>("reversal/TxReversal").TxReversalResponseFields();
+});
 
 /** Operation `txReversal`: `POST /trans/txReversal`. */
 export const txReversal: rt.Operation<TxReversalRequest, TxReversalResponse> = {

@@ -6,7 +6,9 @@
 
 import type * as rt from "@baas/runtime";
 import { PayType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForMobileMoneyBusinessTransfer.lazy.js");
 
 /**
  * The parameters of `applyForMobileMoneyBusinessTransfer`.
@@ -48,17 +50,11 @@ export interface ApplyForMobileMoneyBusinessTransferRequest {
   readonly payeeMobileForNotification?: string;
 }
 
-const ApplyForMobileMoneyBusinessTransferRequestShape: rt.RecordShape = recordShape("ApplyForMobileMoneyBusinessTransferRequest", () => [
-  { wire: "payerAccountId", ty: { k: "string" }, required: true },
-  { wire: "payeeShortCode", ty: { k: "string" }, required: true },
-  { wire: "payeeReferenceNumber", ty: { k: "string" }, required: false },
-  { wire: "payType", ty: { k: "enum", name: "PayType", wire: "string", values: Object.values(PayType) }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["whole"], ["positive_amount"]] },
-  { wire: "description", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },
-  { wire: "payeeMobileForNotification", ty: { k: "string" }, required: false },
-], () => [
-  { k: "required_if", field: ["payeeReferenceNumber", true], when: { k: "equals", field: "payType", value: "0" }, words: "payType is 0" },
-]);
+const ApplyForMobileMoneyBusinessTransferRequestShape: rt.RecordShape = recordShape("ApplyForMobileMoneyBusinessTransferRequest", function () {
+  return lazy<Lists>("transfers/ApplyForMobileMoneyBusinessTransfer").ApplyForMobileMoneyBusinessTransferRequestFields({ PayType });
+}, function () {
+  return lazy<Lists>("transfers/ApplyForMobileMoneyBusinessTransfer").ApplyForMobileMoneyBusinessTransferRequestConstraints();
+});
 
 /**
  * The answer of `applyForMobileMoneyBusinessTransfer` (its `data`): every field optional, and
@@ -68,9 +64,9 @@ export interface ApplyForMobileMoneyBusinessTransferResponse {
   readonly txId?: string;
 }
 
-const ApplyForMobileMoneyBusinessTransferResponseShape: rt.RecordShape = recordShape("ApplyForMobileMoneyBusinessTransferResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-]);
+const ApplyForMobileMoneyBusinessTransferResponseShape: rt.RecordShape = recordShape("ApplyForMobileMoneyBusinessTransferResponse", function () {
+  return lazy<Lists>("transfers/ApplyForMobileMoneyBusinessTransfer").ApplyForMobileMoneyBusinessTransferResponseFields();
+});
 
 /**
  * Operation `applyForMobileMoneyBusinessTransfer`: `POST

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { Currency } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./ApplyForTransfer.lazy.js");
 
 /**
  * The parameters of `applyForTransfer`.
@@ -49,17 +51,9 @@ export interface ApplyForTransferRequest {
   readonly payeeMobileForNotification?: string;
 }
 
-const ApplyForTransferRequestShape: rt.RecordShape = recordShape("ApplyForTransferRequest", () => [
-  { wire: "payerAccountId", ty: { k: "string" }, required: true },
-  { wire: "payeeBankCode", ty: { k: "string" }, required: true },
-  { wire: "payeeAccountId", ty: { k: "string" }, required: true },
-  { wire: "payeeAccountName", ty: { k: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true, checks: [["one_of", ["KES", "USD", "GBP", "EUR", "TZS", "UGX", "RWF"]]] },
-  { wire: "paymentPurpose", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-  { wire: "remark", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },
-  { wire: "payeeMobileForNotification", ty: { k: "string" }, required: false },
-]);
+const ApplyForTransferRequestShape: rt.RecordShape = recordShape("ApplyForTransferRequest", function () {
+  return lazy<Lists>("transfers/ApplyForTransfer").ApplyForTransferRequestFields({ Currency });
+});
 
 /**
  * The answer of `applyForTransfer` (its `data`): every field optional, and members the service
@@ -69,9 +63,9 @@ export interface ApplyForTransferResponse {
   readonly txId?: string;
 }
 
-const ApplyForTransferResponseShape: rt.RecordShape = recordShape("ApplyForTransferResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-]);
+const ApplyForTransferResponseShape: rt.RecordShape = recordShape("ApplyForTransferResponse", function () {
+  return lazy<Lists>("transfers/ApplyForTransfer").ApplyForTransferResponseFields();
+});
 
 /** Operation `applyForTransfer`: `POST /trans/v2/applyForTransfer`. */
 export const applyForTransfer: rt.Operation<ApplyForTransferRequest, ApplyForTransferResponse> = {

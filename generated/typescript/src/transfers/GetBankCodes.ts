@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type BankCode } from "../records.js";
 import { BankCodeShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetBankCodes.lazy.js");
 
 /**
  * The parameters of `getBankCodes`.
@@ -34,9 +36,9 @@ export interface GetBankCodesResponse {
   readonly bankCodeList?: readonly BankCode[];
 }
 
-const GetBankCodesResponseShape: rt.RecordShape = recordShape("GetBankCodesResponse", () => [
-  { wire: "bankCodeList", ty: { k: "array", item: { k: "record", record: () => BankCodeShape } }, required: false },
-]);
+const GetBankCodesResponseShape: rt.RecordShape = recordShape("GetBankCodesResponse", function () {
+  return lazy<Lists>("transfers/GetBankCodes").GetBankCodesResponseFields({ BankCodeShape });
+});
 
 /** Operation `getBankCodes`: `POST /staticData/getBankCodes`. */
 export const getBankCodes: rt.Operation<GetBankCodesRequest, GetBankCodesResponse> = {

@@ -6,7 +6,9 @@
 import type * as rt from "@baas/runtime";
 import { type InterBankTransfer } from "../records.js";
 import { InterBankTransferShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetInterBankTransferDetails.lazy.js");
 
 /**
  * The parameters of `getInterBankTransferDetails`.
@@ -20,10 +22,9 @@ export interface GetInterBankTransferDetailsRequest {
   readonly accountId: string;
 }
 
-const GetInterBankTransferDetailsRequestShape: rt.RecordShape = recordShape("GetInterBankTransferDetailsRequest", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: true },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-]);
+const GetInterBankTransferDetailsRequestShape: rt.RecordShape = recordShape("GetInterBankTransferDetailsRequest", function () {
+  return lazy<Lists>("transfers/GetInterBankTransferDetails").GetInterBankTransferDetailsRequestFields();
+});
 
 /**
  * The answer of `getInterBankTransferDetails` (its `data`): every field optional, and members the

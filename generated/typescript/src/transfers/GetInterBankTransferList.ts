@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type InterBankTransfer } from "../records.js";
 import { InterBankTransferShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetInterBankTransferList.lazy.js");
 
 /**
  * The parameters of `getInterBankTransferList`.
@@ -23,13 +25,9 @@ export interface GetInterBankTransferListRequest {
   readonly pageSize: number;
 }
 
-const GetInterBankTransferListRequestShape: rt.RecordShape = recordShape("GetInterBankTransferListRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "startTime", ty: { k: "long" }, required: true },
-  { wire: "endTime", ty: { k: "long" }, required: true },
-  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-]);
+const GetInterBankTransferListRequestShape: rt.RecordShape = recordShape("GetInterBankTransferListRequest", function () {
+  return lazy<Lists>("transfers/GetInterBankTransferList").GetInterBankTransferListRequestFields();
+});
 
 /**
  * The answer of `getInterBankTransferList` (its `data`): every field optional, and members the
@@ -42,10 +40,9 @@ export interface GetInterBankTransferListResponse {
   readonly result?: readonly InterBankTransfer[];
 }
 
-const GetInterBankTransferListResponseShape: rt.RecordShape = recordShape("GetInterBankTransferListResponse", () => [
-  { wire: "totalRows", ty: { k: "int" }, required: false },
-  { wire: "result", ty: { k: "array", item: { k: "record", record: () => InterBankTransferShape } }, required: false },
-]);
+const GetInterBankTransferListResponseShape: rt.RecordShape = recordShape("GetInterBankTransferListResponse", function () {
+  return lazy<Lists>("transfers/GetInterBankTransferList").GetInterBankTransferListResponseFields({ InterBankTransferShape });
+});
 
 /** Operation `getInterBankTransferList`: `POST /trans/getInterBankTransferList`. */
 export const getInterBankTransferList: rt.Operation<GetInterBankTransferListRequest, GetInterBankTransferListResponse> = {

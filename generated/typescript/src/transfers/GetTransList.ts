@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { OrderByDesc, TxStatus, TxType } from "../enums.js";
 import { type TransactionListItem } from "../records.js";
 import { TransactionListItemShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetTransList.lazy.js");
 
 /**
  * The parameters of `getTransList`.
@@ -43,17 +45,9 @@ export interface GetTransListRequest {
   readonly orderByDesc: OrderByDesc;
 }
 
-const GetTransListRequestShape: rt.RecordShape = recordShape("GetTransListRequest", () => [
-  { wire: "userId", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "txType", ty: { k: "array", item: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true } }, required: true },
-  { wire: "txStatus", ty: { k: "array", item: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) } }, required: true },
-  { wire: "startTime", ty: { k: "long" }, required: true },
-  { wire: "endTime", ty: { k: "long" }, required: true },
-  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-  { wire: "orderByDesc", ty: { k: "enum", name: "OrderByDesc", wire: "integer", values: Object.values(OrderByDesc) }, required: true },
-]);
+const GetTransListRequestShape: rt.RecordShape = recordShape("GetTransListRequest", function () {
+  return lazy<Lists>("transfers/GetTransList").GetTransListRequestFields({ OrderByDesc, TxStatus, TxType });
+});
 
 /**
  * The answer of `getTransList` (its `data`): every field optional, and members the service adds
@@ -66,10 +60,9 @@ export interface GetTransListResponse {
   readonly result?: readonly TransactionListItem[];
 }
 
-const GetTransListResponseShape: rt.RecordShape = recordShape("GetTransListResponse", () => [
-  { wire: "totalRows", ty: { k: "int" }, required: false },
-  { wire: "result", ty: { k: "array", item: { k: "record", record: () => TransactionListItemShape } }, required: false },
-]);
+const GetTransListResponseShape: rt.RecordShape = recordShape("GetTransListResponse", function () {
+  return lazy<Lists>("transfers/GetTransList").GetTransListResponseFields({ TransactionListItemShape });
+});
 
 /** Operation `getTransList`: `POST /query/getTransList`. */
 export const getTransList: rt.Operation<GetTransListRequest, GetTransListResponse> = {

@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { Currency, TxStatus, TxType } from "../enums.js";
 import { type TransactionExtInfo } from "../records.js";
 import { TransactionExtInfoShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./GetTransResult.lazy.js");
 
 /**
  * The parameters of `getTransResult`.
@@ -18,9 +20,9 @@ export interface GetTransResultRequest {
   readonly txId: string;
 }
 
-const GetTransResultRequestShape: rt.RecordShape = recordShape("GetTransResultRequest", () => [
-  { wire: "txId", ty: { k: "string" }, required: true },
-]);
+const GetTransResultRequestShape: rt.RecordShape = recordShape("GetTransResultRequest", function () {
+  return lazy<Lists>("transfers/GetTransResult").GetTransResultRequestFields();
+});
 
 /**
  * The answer of `getTransResult` (its `data`): every field optional, and members the service adds
@@ -65,21 +67,9 @@ export interface GetTransResultResponse {
   readonly oppoAccountName?: string;
 }
 
-const GetTransResultResponseShape: rt.RecordShape = recordShape("GetTransResultResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "txStatus", ty: { k: "enum", name: "TxStatus", wire: "integer", values: Object.values(TxStatus) }, required: false },
-  { wire: "externalTxId", ty: { k: "string" }, required: false },
-  { wire: "extInfo", ty: { k: "record", record: () => TransactionExtInfoShape }, required: false },
-  { wire: "paymentChannel", ty: { k: "string" }, required: false },
-  { wire: "oppoBankCode", ty: { k: "string" }, required: false },
-  { wire: "accountId", ty: { k: "string" }, required: false },
-  { wire: "txType", ty: { k: "enum", name: "TxType", wire: "string", values: Object.values(TxType), open: true }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-  { wire: "createTime", ty: { k: "long" }, required: false },
-  { wire: "completeTime", ty: { k: "long" }, required: false },
-  { wire: "oppoAccountName", ty: { k: "string" }, required: false },
-]);
+const GetTransResultResponseShape: rt.RecordShape = recordShape("GetTransResultResponse", function () {
+  return lazy<Lists>("transfers/GetTransResult").GetTransResultResponseFields({ Currency, TransactionExtInfoShape, TxStatus, TxType });
+});
 
 /** Operation `getTransResult`: `POST /query/getTransResult`. */
 export const getTransResult: rt.Operation<GetTransResultRequest, GetTransResultResponse> = {

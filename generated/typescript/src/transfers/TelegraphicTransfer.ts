@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { AmountType, ChargeType, Currency, PaymentChannel, SwiftDocumentType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./TelegraphicTransfer.lazy.js");
 
 /**
  * The parameters of `telegraphicTransfer`.
@@ -66,30 +68,11 @@ export interface TelegraphicTransferRequest {
   readonly chargeType: ChargeType;
 }
 
-const TelegraphicTransferRequestShape: rt.RecordShape = recordShape("TelegraphicTransferRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "beneficiarySwiftBic", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryBankName", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryBankCountry", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryBankCity", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryBankAddress", ty: { k: "string" }, required: false },
-  { wire: "beneficiaryAccountId", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryAccountCcy", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: true },
-  { wire: "beneficiaryName", ty: { k: "string" }, required: true },
-  { wire: "beneficiaryEmail", ty: { k: "string" }, required: false },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-  { wire: "amountType", ty: { k: "enum", name: "AmountType", wire: "integer", values: Object.values(AmountType) }, required: true },
-  { wire: "messageToBeneficiary", ty: { k: "string" }, required: false, checks: [["max_chars", 100]] },
-  { wire: "paymentChannel", ty: { k: "enum", name: "PaymentChannel", wire: "string", values: Object.values(PaymentChannel) }, required: true },
-  { wire: "paymentPurposeId", ty: { k: "string" }, required: true },
-  { wire: "paymentPurpose", ty: { k: "string" }, required: false, checks: [["max_chars", 35]] },
-  { wire: "senderAddress", ty: { k: "string" }, required: true },
-  { wire: "supportDocument", ty: { k: "document" }, required: false },
-  { wire: "supportDocumentType", ty: { k: "enum", name: "SwiftDocumentType", wire: "string", values: Object.values(SwiftDocumentType) }, required: false },
-  { wire: "chargeType", ty: { k: "enum", name: "ChargeType", wire: "string", values: Object.values(ChargeType) }, required: true },
-], () => [
-  { k: "required_if", field: ["paymentPurpose", true], when: { k: "equals", field: "paymentPurposeId", value: "OTHR" }, words: "paymentPurposeId is OTHR" },
-]);
+const TelegraphicTransferRequestShape: rt.RecordShape = recordShape("TelegraphicTransferRequest", function () {
+  return lazy<Lists>("transfers/TelegraphicTransfer").TelegraphicTransferRequestFields({ AmountType, ChargeType, Currency, PaymentChannel, SwiftDocumentType });
+}, function () {
+  return lazy<Lists>("transfers/TelegraphicTransfer").TelegraphicTransferRequestConstraints();
+});
 
 /**
  * The answer of `telegraphicTransfer` (its `data`): every field optional, and members the service
@@ -101,9 +84,9 @@ export interface TelegraphicTransferResponse {
   readonly applicationId?: string;
 }
 
-const TelegraphicTransferResponseShape: rt.RecordShape = recordShape("TelegraphicTransferResponse", () => [
-  { wire: "applicationId", ty: { k: "string" }, required: false },
-]);
+const TelegraphicTransferResponseShape: rt.RecordShape = recordShape("TelegraphicTransferResponse", function () {
+  return lazy<Lists>("transfers/TelegraphicTransfer").TelegraphicTransferResponseFields();
+});
 
 /** Operation `telegraphicTransfer`: `POST /trans/telegraphicTransfer`. */
 export const telegraphicTransfer: rt.Operation<TelegraphicTransferRequest, TelegraphicTransferResponse> = {

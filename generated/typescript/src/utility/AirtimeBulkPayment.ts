@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type MobileDetail } from "../records.js";
 import { MobileDetailShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./AirtimeBulkPayment.lazy.js");
 
 /**
  * The parameters of `airtimeBulkPayment`.
@@ -25,10 +27,9 @@ export interface AirtimeBulkPaymentRequest {
   readonly mobileDetails: readonly MobileDetail[];
 }
 
-const AirtimeBulkPaymentRequestShape: rt.RecordShape = recordShape("AirtimeBulkPaymentRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "mobileDetails", ty: { k: "array", item: { k: "record", record: () => MobileDetailShape } }, required: true },
-]);
+const AirtimeBulkPaymentRequestShape: rt.RecordShape = recordShape("AirtimeBulkPaymentRequest", function () {
+  return lazy<Lists>("utility/AirtimeBulkPayment").AirtimeBulkPaymentRequestFields({ MobileDetailShape });
+});
 
 /**
  * The answer of `airtimeBulkPayment` (its `data`): every field optional, and members the service
@@ -44,9 +45,9 @@ export interface AirtimeBulkPaymentResponse {
   readonly bulkPaymentOrderId?: string;
 }
 
-const AirtimeBulkPaymentResponseShape: rt.RecordShape = recordShape("AirtimeBulkPaymentResponse", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-]);
+const AirtimeBulkPaymentResponseShape: rt.RecordShape = recordShape("AirtimeBulkPaymentResponse", function () {
+  return lazy<Lists>("utility/AirtimeBulkPayment").AirtimeBulkPaymentResponseFields();
+});
 
 /** Operation `airtimeBulkPayment`: `POST /utilityPayment/v2/airtimeBulkPayment`. */
 export const airtimeBulkPayment: rt.Operation<AirtimeBulkPaymentRequest, AirtimeBulkPaymentResponse> = {

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { NetworkProvider } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./AirtimePayment.lazy.js");
 
 /**
  * The parameters of `airtimePayment`.
@@ -26,12 +28,9 @@ export interface AirtimePaymentRequest {
   readonly amount: rt.Amount;
 }
 
-const AirtimePaymentRequestShape: rt.RecordShape = recordShape("AirtimePaymentRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "mobileNumber", ty: { k: "string" }, required: true },
-  { wire: "networkProvider", ty: { k: "enum", name: "NetworkProvider", wire: "integer", values: Object.values(NetworkProvider) }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: true, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+const AirtimePaymentRequestShape: rt.RecordShape = recordShape("AirtimePaymentRequest", function () {
+  return lazy<Lists>("utility/AirtimePayment").AirtimePaymentRequestFields({ NetworkProvider });
+});
 
 /**
  * The answer of `airtimePayment` (its `data`): every field optional, and members the service adds
@@ -46,10 +45,9 @@ export interface AirtimePaymentResponse {
   readonly paymentId?: string;
 }
 
-const AirtimePaymentResponseShape: rt.RecordShape = recordShape("AirtimePaymentResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-]);
+const AirtimePaymentResponseShape: rt.RecordShape = recordShape("AirtimePaymentResponse", function () {
+  return lazy<Lists>("utility/AirtimePayment").AirtimePaymentResponseFields();
+});
 
 /** Operation `airtimePayment`: `POST /utilityPayment/v2/airtimePayment`. */
 export const airtimePayment: rt.Operation<AirtimePaymentRequest, AirtimePaymentResponse> = {

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { BillType } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BillPayment.lazy.js");
 
 /**
  * The parameters of `billPayment`.
@@ -30,12 +32,9 @@ export interface BillPaymentRequest {
   readonly amount?: rt.Amount;
 }
 
-const BillPaymentRequestShape: rt.RecordShape = recordShape("BillPaymentRequest", () => [
-  { wire: "accountId", ty: { k: "string" }, required: true },
-  { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
-  { wire: "billOrderNumber", ty: { k: "string" }, required: true },
-  { wire: "amount", ty: { k: "decimal", wire: "string" }, required: false, checks: [["positive_amount"], ["decimal_places", 2]] },
-]);
+const BillPaymentRequestShape: rt.RecordShape = recordShape("BillPaymentRequest", function () {
+  return lazy<Lists>("utility/BillPayment").BillPaymentRequestFields({ BillType });
+});
 
 /**
  * The answer of `billPayment` (its `data`): every field optional, and members the service adds
@@ -48,10 +47,9 @@ export interface BillPaymentResponse {
   readonly paymentId?: string;
 }
 
-const BillPaymentResponseShape: rt.RecordShape = recordShape("BillPaymentResponse", () => [
-  { wire: "txId", ty: { k: "string" }, required: false },
-  { wire: "paymentId", ty: { k: "string" }, required: false },
-]);
+const BillPaymentResponseShape: rt.RecordShape = recordShape("BillPaymentResponse", function () {
+  return lazy<Lists>("utility/BillPayment").BillPaymentResponseFields();
+});
 
 /** Operation `billPayment`: `POST /utilityPayment/v2/billPayment`. */
 export const billPayment: rt.Operation<BillPaymentRequest, BillPaymentResponse> = {

@@ -3,7 +3,9 @@
 
 import type * as rt from "@baas/runtime";
 import { BillType, Currency } from "../enums.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BillQuery.lazy.js");
 
 /**
  * The parameters of `billQuery`.
@@ -19,11 +21,9 @@ export interface BillQueryRequest {
   readonly billOrderNumber: string;
 }
 
-const BillQueryRequestShape: rt.RecordShape = recordShape("BillQueryRequest", () => [
-  { wire: "billType", ty: { k: "enum", name: "BillType", wire: "integer", values: Object.values(BillType) }, required: true },
-  { wire: "mobile", ty: { k: "string" }, required: false },
-  { wire: "billOrderNumber", ty: { k: "string" }, required: true },
-]);
+const BillQueryRequestShape: rt.RecordShape = recordShape("BillQueryRequest", function () {
+  return lazy<Lists>("utility/BillQuery").BillQueryRequestFields({ BillType });
+});
 
 /**
  * The answer of `billQuery` (its `data`): every field optional, and members the service adds later
@@ -38,11 +38,9 @@ export interface BillQueryResponse {
   readonly currency?: Currency | rt.Unknown<string>;
 }
 
-const BillQueryResponseShape: rt.RecordShape = recordShape("BillQueryResponse", () => [
-  { wire: "dueDate", ty: { k: "scalar" }, required: false },
-  { wire: "dueAmount", ty: { k: "decimal", wire: "string" }, required: false },
-  { wire: "currency", ty: { k: "enum", name: "Currency", wire: "string", values: Object.values(Currency), open: true }, required: false },
-]);
+const BillQueryResponseShape: rt.RecordShape = recordShape("BillQueryResponse", function () {
+  return lazy<Lists>("utility/BillQuery").BillQueryResponseFields({ Currency });
+});
 
 /** Operation `billQuery`: `POST /utilityPayment/billQuery`. */
 export const billQuery: rt.Operation<BillQueryRequest, BillQueryResponse> = {

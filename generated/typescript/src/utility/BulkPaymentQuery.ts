@@ -5,7 +5,9 @@ import type * as rt from "@baas/runtime";
 import { UtilityPaymentStatus } from "../enums.js";
 import { type UtilityPayment } from "../records.js";
 import { UtilityPaymentShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./BulkPaymentQuery.lazy.js");
 
 /**
  * The parameters of `bulkPaymentQuery`.
@@ -23,11 +25,9 @@ export interface BulkPaymentQueryRequest {
   readonly pageSize: number;
 }
 
-const BulkPaymentQueryRequestShape: rt.RecordShape = recordShape("BulkPaymentQueryRequest", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: true },
-  { wire: "pageNo", ty: { k: "int" }, required: true, checks: [["range_int", 1, null]] },
-  { wire: "pageSize", ty: { k: "int" }, required: true, checks: [["range_int", null, 50]] },
-]);
+const BulkPaymentQueryRequestShape: rt.RecordShape = recordShape("BulkPaymentQueryRequest", function () {
+  return lazy<Lists>("utility/BulkPaymentQuery").BulkPaymentQueryRequestFields();
+});
 
 /**
  * The answer of `bulkPaymentQuery` (its `data`): every field optional, and members the service
@@ -43,12 +43,9 @@ export interface BulkPaymentQueryResponse {
   readonly result?: readonly UtilityPayment[];
 }
 
-const BulkPaymentQueryResponseShape: rt.RecordShape = recordShape("BulkPaymentQueryResponse", () => [
-  { wire: "bulkPaymentOrderId", ty: { k: "string" }, required: false },
-  { wire: "status", ty: { k: "enum", name: "UtilityPaymentStatus", wire: "integer", values: Object.values(UtilityPaymentStatus) }, required: false },
-  { wire: "totalRows", ty: { k: "int" }, required: false },
-  { wire: "result", ty: { k: "array", item: { k: "record", record: () => UtilityPaymentShape } }, required: false },
-]);
+const BulkPaymentQueryResponseShape: rt.RecordShape = recordShape("BulkPaymentQueryResponse", function () {
+  return lazy<Lists>("utility/BulkPaymentQuery").BulkPaymentQueryResponseFields({ UtilityPaymentShape, UtilityPaymentStatus });
+});
 
 /** Operation `bulkPaymentQuery`: `POST /utilityPayment/bulkPaymentQuery`. */
 export const bulkPaymentQuery: rt.Operation<BulkPaymentQueryRequest, BulkPaymentQueryResponse> = {

@@ -4,7 +4,9 @@
 import type * as rt from "@baas/runtime";
 import { type UtilityPayment } from "../records.js";
 import { UtilityPaymentShape } from "../records.js";
-import { recordShape } from "../lazy.js";
+import { lazy, recordShape } from "../lazy.js";
+
+type Lists = typeof import("./PaymentQuery.lazy.js");
 
 /**
  * The parameters of `paymentQuery`.
@@ -18,9 +20,9 @@ export interface PaymentQueryRequest {
   readonly paymentId: string;
 }
 
-const PaymentQueryRequestShape: rt.RecordShape = recordShape("PaymentQueryRequest", () => [
-  { wire: "paymentId", ty: { k: "string" }, required: true },
-]);
+const PaymentQueryRequestShape: rt.RecordShape = recordShape("PaymentQueryRequest", function () {
+  return lazy<Lists>("utility/PaymentQuery").PaymentQueryRequestFields();
+});
 
 /**
  * The answer of `paymentQuery` (its `data`): every field optional, and members the service adds
