@@ -94,7 +94,7 @@ pub(crate) fn serialize_request_signed<P: Serialize + ?Sized>(
     // `params` is written as a member of the envelope, which is open.
     direct.path.extend_from_slice(b"params");
     direct.depth = 1;
-    let taken = params.serialize(&mut direct).is_ok() && direct.depth == 1;
+    let taken = params.serialize(&mut *direct).is_ok() && direct.depth == 1;
     let mut out = std::mem::take(&mut direct.out);
     out.push(b'}');
     // The head's pairs, as the parse counts them for the limit on expansion.
