@@ -142,7 +142,8 @@ function declarations(root) {
  * becomes a `require` at the top of the module (where ES imports are evaluated: before the
  * body), the one `export{…};` esbuild writes last becomes `module.exports = {…}` (a plain
  * object: the values the module's bindings hold once it has run; above, no source may export
- * a `let` or `var`), and `import.meta.url` becomes the file's URL, made from `__filename`.
+ * a `let` or `var`), `createRequire(import.meta.url)` becomes the module's own `require`, and
+ * any other `import.meta.url` the file's URL, made from `__filename`.
  * Anything else of ES module syntax left is an error: the result is compiled as a CommonJS
  * function body before it is written.
  */
@@ -164,6 +165,14 @@ function toCommonJs(text) {
   if (exportAt < 0) throw new Error("bundle.mjs: no `export{…};` at the end of esbuild's output");
   const pairs = specifiers(body.slice(exportAt).replace(/^export\s*/, "").replace(/;\s*$/, ""));
   body = `${body.slice(0, exportAt)}module.exports={${pairs.map(([local, name]) => (names.push(name), local === name ? name : `${name}:${local}`)).join(",")}};\n`;
+  // `createRequire(import.meta.url)` (how the sources require what they load on first use) is
+  // the module's own `require` in CommonJS: no file URL to make and no second require function
+  // at import (a million instructions of an import of the client, callgrind).
+  body = body.replaceAll("createRequire(import.meta.url)", "require");
+  if (!/\bcreateRequire\b/.test(body)) {
+    const unused = requires.indexOf('const{createRequire}=require("node:module");');
+    if (unused >= 0) requires.splice(unused, 1);
+  }
   if (body.includes("import.meta.url")) {
     // The file's URL, as import.meta.url is (node:url is loaded by every Node start).
     requires.push('const __importMetaUrl=require("node:url").pathToFileURL(__filename).href;');
