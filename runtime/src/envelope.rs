@@ -606,6 +606,11 @@ fn open_checked<R: DeserializeOwned>(
         }
         .into());
     }
+    // A small body's `data` from what its lean pass read (no second scan of it); any
+    // other, or one that decoding leaves, read by serde_json.
+    if let Some(decoded) = fields.data.and_then(|text| flat.decode_data::<R>(text)) {
+        return Ok(decoded);
+    }
     let data = fields.data.unwrap_or("{}");
     serde_json::from_str(data).map_err(|e| {
         Error::decode(

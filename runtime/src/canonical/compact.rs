@@ -28,6 +28,7 @@ use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
 use super::members::{self, Member, Shapes};
 use super::rules::reads_as_pair_after_ampersand;
 use super::scan::{bytes_equal, HIGH, ONES};
+use super::short::Written;
 use crate::secret::PrivateKey;
 
 /// Largest body this reader takes.
@@ -36,7 +37,7 @@ pub(super) const COMPACT_MAX: usize = 4 * 1024;
 /// A small body read by the lean pass (see the module's doc).
 pub(super) struct Compact {
     /// The pairs' texts, in document order, back to back.
-    text: Vec<u8>,
+    text: Written,
     /// `(start, end)` of each pair in `text`, in canonical order once read.
     pairs: Vec<(u32, u32)>,
     /// The members of the open objects (a stack).
@@ -51,6 +52,10 @@ pub(super) struct Compact {
     top: Vec<[u32; 4]>,
     /// The number of pairs that sort before `senderKey=<key>`.
     sender_at: usize,
+    /// Where the top-level `data` member's value is in the body, when it is an object
+    /// (`(start, 0)` while it is being read), and its members (see `data.rs`).
+    data_at: Option<(u32, u32)>,
+    data: Vec<[u32; 4]>,
     /// Where the top-level `signature`'s text is in the body.
     pub(super) signature: Option<(usize, usize)>,
     pub(super) has_signature_key: bool,
@@ -73,7 +78,7 @@ impl Compact {
             .flatten()
             .unwrap_or_else(|| {
                 Box::new(Compact {
-                    text: Vec::with_capacity(1024),
+                    text: Written::with_room(1024),
                     pairs: Vec::with_capacity(64),
                     members: Vec::with_capacity(32),
                     spare: Vec::with_capacity(64),
@@ -81,6 +86,8 @@ impl Compact {
                     shapes: Shapes::default(),
                     top: Vec::with_capacity(16),
                     sender_at: 0,
+                    data_at: None,
+                    data: Vec::with_capacity(16),
                     signature: None,
                     has_signature_key: false,
                 })
@@ -91,6 +98,8 @@ impl Compact {
         compact.path.clear();
         compact.top.clear();
         compact.sender_at = 0;
+        compact.data_at = None;
+        compact.data.clear();
         compact.signature = None;
         compact.has_signature_key = false;
         let read = Reader {
@@ -154,9 +163,24 @@ impl Compact {
         }
     }
 
+    /// The top-level `data` object decoded as `T` from the members the pass delimited,
+    /// when `text` is its text; `None` when it is not an object or the decoding is left
+    /// to `serde_json` (see `data.rs`).
+    pub(super) fn decode_data<T: serde::de::DeserializeOwned>(
+        &self,
+        input: &[u8],
+        text: &str,
+    ) -> Option<T> {
+        let (start, end) = self.data_at?;
+        if input.get(start as usize..end as usize) != Some(text.as_bytes()) {
+            return None;
+        }
+        super::data::decode(text, &self.data)
+    }
+
     /// SHA-256 of the canonical string with `senderKey=<key>` in its place.
     pub(super) fn digest(&self, key: &PrivateKey) -> [u8; 32] {
-        members::digest(&self.text, &self.pairs, self.sender_at, key)
+        members::digest(self.text.bytes(), &self.pairs, self.sender_at, key)
     }
 }
 
@@ -327,7 +351,16 @@ impl<'i> Reader<'i, '_> {
                             self.c.path.push(b'.');
                         }
                         self.c.path.extend_from_slice(key);
+                        // The members of the top-level `data` object are kept for
+                        // its decoding (`data.rs`).
+                        let data = top && key == b"data" && self.peek() == Some(b'{');
+                        if data {
+                            self.c.data_at = Some((value_start as u32, 0));
+                        }
                         let sep = self.container(depth)?;
+                        if let Some((_, end)) = self.c.data_at.as_mut().filter(|_| data) {
+                            *end = self.pos as u32;
+                        }
                         self.c.path.truncate(base);
                         sep
                     }
@@ -340,6 +373,18 @@ impl<'i> Reader<'i, '_> {
                     value_start as u32,
                     self.pos as u32,
                 ]);
+            } else if depth == 2 {
+                // A member of `data` (the only object at depth 2 being read while
+                // `data_at` is open), relative to `data`'s text.
+                if let Some((at, 0)) = self.c.data_at {
+                    let at = at as usize;
+                    self.c.data.push([
+                        (key_start - at) as u32,
+                        (key_end - at) as u32,
+                        (value_start - at) as u32,
+                        (self.pos - at) as u32,
+                    ]);
+                }
             }
             let pairs = (first, self.c.pairs.len() as u32);
             let member = Member::new(self.input, (key_start, key_end), sep, pairs);
@@ -476,15 +521,11 @@ impl<'i> Reader<'i, '_> {
     fn member_pair(&mut self, top: bool, key: &[u8], value: &[u8]) -> Option<u8> {
         let c = &mut *self.c;
         let start = c.text.len();
-        if !top {
-            c.text.extend_from_slice(&c.path);
-            c.text.push(b'.');
-        }
-        c.text.extend_from_slice(key);
-        c.text.push(b'=');
-        c.text.extend_from_slice(value);
-        if c.text.len() > EXPANSION_ALLOWANCE {
-            return None;
+        if top {
+            c.text.put([key, b"=", value], EXPANSION_ALLOWANCE)?;
+        } else {
+            c.text
+                .put([&c.path, b".", key, b"=", value], EXPANSION_ALLOWANCE)?;
         }
         c.pairs.push((start as u32, c.text.len() as u32));
         Some(b'=')
@@ -495,12 +536,7 @@ impl<'i> Reader<'i, '_> {
     fn pair(&mut self, value: &[u8]) -> Option<u8> {
         let c = &mut *self.c;
         let start = c.text.len();
-        c.text.extend_from_slice(&c.path);
-        c.text.push(b'=');
-        c.text.extend_from_slice(value);
-        if c.text.len() > EXPANSION_ALLOWANCE {
-            return None;
-        }
+        c.text.put([&c.path, b"=", value], EXPANSION_ALLOWANCE)?;
         c.pairs.push((start as u32, c.text.len() as u32));
         Some(b'=')
     }

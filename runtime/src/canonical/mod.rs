@@ -59,6 +59,9 @@
 
 mod arena;
 mod compact;
+mod data;
+#[cfg(test)]
+mod data_tests;
 mod direct;
 mod error;
 mod flat;
@@ -70,6 +73,7 @@ mod nulls;
 mod order;
 mod rules;
 mod scan;
+mod short;
 mod spare;
 #[cfg(test)]
 mod tests;
@@ -284,6 +288,17 @@ impl<'a> Borrowed<'a> {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// The top-level `data` member, whose text is `text`, decoded as `T` from what the
+    /// lean pass for small bodies read of it; `None` when the body was read otherwise,
+    /// `data` is not an object or the decoding is left to the caller's `serde_json`
+    /// over `text` (which then gives the result or the error it always gave).
+    pub(crate) fn decode_data<T: serde::de::DeserializeOwned>(&self, text: &str) -> Option<T> {
+        match &self.how {
+            How::Compact(Some(compact)) => compact.decode_data(self.input, text),
+            _ => None,
         }
     }
 
