@@ -82,22 +82,40 @@ async function bundle(entry) {
   if ([...names].sort().join() !== [...out.exports].sort().join()) {
     throw new Error(`bundle.mjs: the CommonJS exports differ from the bundle's (${names.length} against ${out.exports.length})`);
   }
-  writeFileSync(entry.replace(/\.js$/, ".cjs"), code);
-  return { names, inputs: new Set(Object.keys(out.inputs)) };
+  return { code, names, inputs: new Set(Object.keys(out.inputs)) };
 }
-
-const { names, inputs } = await bundle(index);
 
 // Lazy modules: each dist/**/NAME.lazy.js (tsc's output of a src/**/NAME.lazy.ts) bundled as a
 // CommonJS file of its own beside it, NAME.lazy.cjs, which the package's code `require`s when a
 // program first needs it (the client's descriptors' field lists: generated src/lazy.ts), so that
 // importing the package does not compile it. A lazy module holds functions and data only: none of
 // the modules the entry holds (that would be a second copy of them, classes and all).
-for (const file of readdirSync(dist, { recursive: true })) {
-  if (typeof file !== "string" || !file.endsWith(".lazy.js") || file.startsWith(`cjs${sep}`)) continue;
-  const lazy = await bundle(join(dist, file));
+//
+// The sources load one with `lazy("PATH")` (generated src/lazy.ts: `createRequire(import.meta.url)`
+// and `./PATH.lazy.cjs`, which works from tsc's dist/lazy.js too). In the entry's CommonJS each such
+// call is written as the literal `require("./PATH.lazy.cjs")`: the same module at run time, and one
+// a partner's bundler (esbuild, webpack) sees and packs, where a computed path would be left out
+// and fail on the first call. Every lazy module must be reached so.
+const lazyModules = readdirSync(dist, { recursive: true })
+  .filter((file) => typeof file === "string" && file.endsWith(".lazy.js") && !file.startsWith(`cjs${sep}`))
+  .map((file) => file.split(sep).join("/").replace(/\.lazy\.js$/, ""));
+const entry = await bundle(index);
+const { names, inputs } = entry;
+const entryCode = entry.code.replace(/\blazy\("([\w/.-]+)"\)/g, (_, path) => `require(${JSON.stringify(`./${path}.lazy.cjs`)})`);
+for (const path of lazyModules) {
+  if (!entryCode.includes(`require(${JSON.stringify(`./${path}.lazy.cjs`)})`)) {
+    throw new Error(`bundle.mjs: nothing in ${index} requires ${path}.lazy.cjs as \`lazy("${path}")\` (a literal path)`);
+  }
+}
+if (/\blazy\(/.test(entryCode.replace(/function lazy\(/g, ""))) {
+  throw new Error(`bundle.mjs: ${index} calls lazy() with a path that is not a literal: a bundler could not follow it`);
+}
+writeFileSync(join(dist, "index.cjs"), entryCode);
+for (const path of lazyModules) {
+  const lazy = await bundle(join(dist, `${path}.lazy.js`));
   const shared = [...lazy.inputs].filter((input) => inputs.has(input));
-  if (shared.length > 0) throw new Error(`bundle.mjs: ${file} holds modules the entry holds too: ${shared.join(", ")}`);
+  if (shared.length > 0) throw new Error(`bundle.mjs: ${path}.lazy.js holds modules the entry holds too: ${shared.join(", ")}`);
+  writeFileSync(join(dist, `${path}.lazy.cjs`), lazy.code);
 }
 
 // The ES module entry. `process.getBuiltinModule` (Node 20.16+) gives `createRequire` without
