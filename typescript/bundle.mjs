@@ -82,22 +82,40 @@ async function bundle(entry) {
   if ([...names].sort().join() !== [...out.exports].sort().join()) {
     throw new Error(`bundle.mjs: the CommonJS exports differ from the bundle's (${names.length} against ${out.exports.length})`);
   }
-  writeFileSync(entry.replace(/\.js$/, ".cjs"), code);
-  return { names, inputs: new Set(Object.keys(out.inputs)) };
+  return { code, names, inputs: new Set(Object.keys(out.inputs)) };
 }
-
-const { names, inputs } = await bundle(index);
 
 // Lazy modules: each dist/**/NAME.lazy.js (tsc's output of a src/**/NAME.lazy.ts) bundled as a
 // CommonJS file of its own beside it, NAME.lazy.cjs, which the package's code `require`s when a
 // program first needs it (the client's descriptors' field lists: generated src/lazy.ts), so that
 // importing the package does not compile it. A lazy module holds functions and data only: none of
 // the modules the entry holds (that would be a second copy of them, classes and all).
-for (const file of readdirSync(dist, { recursive: true })) {
-  if (typeof file !== "string" || !file.endsWith(".lazy.js") || file.startsWith(`cjs${sep}`)) continue;
-  const lazy = await bundle(join(dist, file));
+//
+// The sources load one with `lazy("PATH")` (generated src/lazy.ts: `createRequire(import.meta.url)`
+// and `./PATH.lazy.cjs`, which works from tsc's dist/lazy.js too). In the entry's CommonJS each such
+// call is written as the literal `require("./PATH.lazy.cjs")`: the same module at run time, and one
+// a partner's bundler (esbuild, webpack) sees and packs, where a computed path would be left out
+// and fail on the first call. Every lazy module must be reached so.
+const lazyModules = readdirSync(dist, { recursive: true })
+  .filter((file) => typeof file === "string" && file.endsWith(".lazy.js") && !file.startsWith(`cjs${sep}`))
+  .map((file) => file.split(sep).join("/").replace(/\.lazy\.js$/, ""));
+const entry = await bundle(index);
+const { names, inputs } = entry;
+const entryCode = entry.code.replace(/\blazy\("([\w/.-]+)"\)/g, (_, path) => `require(${JSON.stringify(`./${path}.lazy.cjs`)})`);
+for (const path of lazyModules) {
+  if (!entryCode.includes(`require(${JSON.stringify(`./${path}.lazy.cjs`)})`)) {
+    throw new Error(`bundle.mjs: nothing in ${index} requires ${path}.lazy.cjs as \`lazy("${path}")\` (a literal path)`);
+  }
+}
+if (/\blazy\(/.test(entryCode.replace(/function lazy\(/g, ""))) {
+  throw new Error(`bundle.mjs: ${index} calls lazy() with a path that is not a literal: a bundler could not follow it`);
+}
+writeFileSync(join(dist, "index.cjs"), entryCode);
+for (const path of lazyModules) {
+  const lazy = await bundle(join(dist, `${path}.lazy.js`));
   const shared = [...lazy.inputs].filter((input) => inputs.has(input));
-  if (shared.length > 0) throw new Error(`bundle.mjs: ${file} holds modules the entry holds too: ${shared.join(", ")}`);
+  if (shared.length > 0) throw new Error(`bundle.mjs: ${path}.lazy.js holds modules the entry holds too: ${shared.join(", ")}`);
+  writeFileSync(join(dist, `${path}.lazy.cjs`), lazy.code);
 }
 
 // The ES module entry. `process.getBuiltinModule` (Node 20.16+) gives `createRequire` without
@@ -142,7 +160,8 @@ function declarations(root) {
  * becomes a `require` at the top of the module (where ES imports are evaluated: before the
  * body), the one `export{…};` esbuild writes last becomes `module.exports = {…}` (a plain
  * object: the values the module's bindings hold once it has run; above, no source may export
- * a `let` or `var`), and `import.meta.url` becomes the file's URL, made from `__filename`.
+ * a `let` or `var`), `createRequire(import.meta.url)` becomes the module's own `require`, and
+ * any other `import.meta.url` the file's URL, made from `__filename`.
  * Anything else of ES module syntax left is an error: the result is compiled as a CommonJS
  * function body before it is written.
  */
@@ -164,6 +183,14 @@ function toCommonJs(text) {
   if (exportAt < 0) throw new Error("bundle.mjs: no `export{…};` at the end of esbuild's output");
   const pairs = specifiers(body.slice(exportAt).replace(/^export\s*/, "").replace(/;\s*$/, ""));
   body = `${body.slice(0, exportAt)}module.exports={${pairs.map(([local, name]) => (names.push(name), local === name ? name : `${name}:${local}`)).join(",")}};\n`;
+  // `createRequire(import.meta.url)` (how the sources require what they load on first use) is
+  // the module's own `require` in CommonJS: no file URL to make and no second require function
+  // at import (a million instructions of an import of the client, callgrind).
+  body = body.replaceAll("createRequire(import.meta.url)", "require");
+  if (!/\bcreateRequire\b/.test(body)) {
+    const unused = requires.indexOf('const{createRequire}=require("node:module");');
+    if (unused >= 0) requires.splice(unused, 1);
+  }
   if (body.includes("import.meta.url")) {
     // The file's URL, as import.meta.url is (node:url is loaded by every Node start).
     requires.push('const __importMetaUrl=require("node:url").pathToFileURL(__filename).href;');

@@ -7,8 +7,8 @@
  * of an empty start); `require` returns the object and touches no getter. `node:buffer`'s
  * facade likewise reads `File` and `Blob` (about 1% of a start) for one function, `isUtf8`.
  * typescript/test/imports.test.ts checks that importing or requiring the SDK loads none of them.
- * In the CommonJS module the package runs (dist/index.cjs, typescript/bundle.mjs) `import.meta.url`
- * is the file's URL made from `__filename`, and node:module is CommonJS's own.
+ * In the CommonJS module the package runs (dist/index.cjs, typescript/bundle.mjs)
+ * `createRequire(import.meta.url)` is written as the module's own `require`.
  */
 
 import { createRequire } from "node:module";

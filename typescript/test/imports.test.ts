@@ -5,11 +5,12 @@
 // Node `engines` allows, gives the same exports as `import`, and one copy of the classes.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { build } from "esbuild";
 import * as sdk from "@baas/client";
 import type { Operation, RecordShape } from "@baas/runtime";
 import { REPO } from "./vectors.js";
@@ -178,4 +179,28 @@ test("importing the client compiles no field list: a descriptor's first read loa
   const r = spawnSync(process.execPath, ["-e", source], { cwd: REPO, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr.slice(-500));
   assert.deepEqual(JSON.parse(r.stdout), { atImport: [], afterOne: ["records/Account.lazy.cjs"], afterTwo: ["records/Account.lazy.cjs"] });
+});
+
+test("a partner's bundler packs the field lists a CommonJS program reads on first use", async () => {
+  // The client's bundle requires each list file by its literal path (typescript/bundle.mjs
+  // writes `lazy("records/Account")` as `require("./records/Account.lazy.cjs")`), so esbuild,
+  // as a partner's build runs it, packs them: the bundle runs from a directory where neither
+  // package can be found.
+  const dir = mkdtempSync(join(tmpdir(), "baas-bundled-"));
+  try {
+    writeFileSync(join(dir, "app.cjs"), 'const c = require("@baas/client"); console.log(c.AccountShape.fields.length);\n');
+    await build({
+      entryPoints: [join(dir, "app.cjs")],
+      bundle: true,
+      platform: "node",
+      outfile: join(dir, "out", "app.js"),
+      nodePaths: [join(REPO, "node_modules")],
+      logLevel: "error",
+    });
+    const r = spawnSync(process.execPath, [join(dir, "out", "app.js")], { cwd: dir, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr.slice(-500));
+    assert.equal(r.stdout.trim(), String(sdk.AccountShape.fields.length));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -11,7 +11,9 @@
 // measured again). With nothing collected, what a call allocated is an upper bound of its peak.
 // Import: a Node process importing @baas/client in a partner's project against an empty Node
 // start (`node -e ""`), alternating, medians, beside the floors of any ES module and package import;
-// and the same for a CommonJS partner's `require("@baas/client")`, beside its floors.
+// and the same for a CommonJS partner's `require("@baas/client")`, beside its floors. With
+// BENCH_CALLGRIND=1 (valgrind installed; about a minute more), each start once more under
+// callgrind, whose instruction counts load does not move, with what compiling the code takes.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -205,8 +207,13 @@ const oneLineDual = (name, text) => ({
   "package.json": `${JSON.stringify({ name, version: "1.0.0", type: "module", exports: { ".": { import: "./dist/index.js", require: "./dist/index.cjs" } } })}\n`,
   "dist/index.cjs": text,
 });
-install("one-line-cjs", oneLineDual("one-line-cjs", "exports.one = 1;\n"));
-install("requiring-cjs", oneLineDual("requiring-cjs", 'exports.one = require("one-line-cjs").one;\n'));
+// Their ES module entries as typescript/bundle.mjs writes @baas/client's (the client's own, its
+// export list cut to `one`): the floor of the SDK's layout for `import`, both packages loaded as
+// @baas/client and @baas/runtime are (ES entry, createRequire, the CommonJS loader).
+const esEntry = readFileSync(join(ROOT, "generated/typescript/dist/index.js"), "utf8").replace(/^export const \{[^}]*\} = m;$/m, "export const { one } = m;");
+if (!esEntry.includes("export const { one } = m;")) throw new Error("bench: generated/typescript/dist/index.js is not bundle.mjs's ES module entry");
+install("one-line-cjs", { ...oneLineDual("one-line-cjs", "exports.one = 1;\n"), "dist/index.js": esEntry });
+install("requiring-cjs", { ...oneLineDual("requiring-cjs", 'exports.one = require("one-line-cjs").one;\n'), "dist/index.js": esEntry });
 const importing = (what) => ["--input-type=module", "-e", `import "${what}";`];
 const requiring = (what) => ["-e", `require("${what}");`];
 const starts = {
@@ -214,6 +221,7 @@ const starts = {
   module: [join(project, "one-line.mjs")],
   package: importing("one-line"),
   packages: importing("re-exporting"),
+  dualPackages: importing("requiring-cjs"),
   client: importing("@baas/client"),
   cjsPackage: requiring("one-line-cjs"),
   cjsPackages: requiring("requiring-cjs"),
@@ -227,10 +235,14 @@ const timedStarts = spawnSync(
   { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
 );
 load.push(loadavg()[0]);
+const instructions = process.env.BENCH_CALLGRIND ? counted(starts) : undefined;
 rmSync(project, { recursive: true, force: true });
 if (timedStarts.status !== 0) throw new Error("starts.py failed");
 const { cpu_ms: cpu, wall_ms: wall } = JSON.parse(timedStarts.stdout);
 const x = (t, name) => (t[name] / t.empty).toFixed(2);
+const codeKb = Math.round(
+  ["typescript", "generated/typescript"].reduce((sum, pkg) => sum + readFileSync(join(ROOT, pkg, "dist/index.cjs")).length, 0) / 1000,
+);
 process.stdout.write(
   `${JSON.stringify({
     lang: "typescript",
@@ -243,8 +255,10 @@ process.stdout.write(
       `(wall clock ${wall.client.toFixed(1)} / ${wall.empty.toFixed(1)} ms, ${x(wall, "client")}x). ` +
       `Floors (CPU; wall): a one-line ES module file ${x(cpu, "module")}x; ${x(wall, "module")}x, a one-line package ` +
       `${x(cpu, "package")}x; ${x(wall, "package")}x, two one-line packages (one re-exporting the other, as ` +
-      `@baas/client does @baas/runtime) ${x(cpu, "packages")}x; ${x(wall, "packages")}x. @baas/client costs ` +
-      `${(((cpu.client - cpu.packages) / cpu.empty) * 100).toFixed(0)}% of an empty start beyond the two-package floor`,
+      `@baas/client does @baas/runtime) ${x(cpu, "packages")}x; ${x(wall, "packages")}x, the same two as dual packages ` +
+      `with bundle.mjs's ES module entry (the SDK's layout) ${x(cpu, "dualPackages")}x; ${x(wall, "dualPackages")}x. ` +
+      `@baas/client costs ${(((cpu.client - cpu.packages) / cpu.empty) * 100).toFixed(0)}% of an empty start beyond the ` +
+      `two-package floor, ${(((cpu.client - cpu.dualPackages) / cpu.empty) * 100).toFixed(0)}% beyond the dual one`,
   })}\n`,
 );
 process.stdout.write(
@@ -259,6 +273,58 @@ process.stdout.write(
       `required ${x(cpu, "cjsPackage")}x; ${x(wall, "cjsPackage")}x, two (the first requiring the second, as @baas/client ` +
       `requires @baas/runtime) ${x(cpu, "cjsPackages")}x; ${x(wall, "cjsPackages")}x. @baas/client costs ` +
       `${(((cpu.required - cpu.cjsPackages) / cpu.empty) * 100).toFixed(0)}% of an empty start beyond the two-package floor: ` +
-      `V8 compiling its code (about 170 KB in the two packages) and running its top level, which import pays too`,
+      `V8 compiling the code the two load (${codeKb} KB: callgrind puts about two thirds of the SDK's own instructions ` +
+      `there, the rest in running its top level), which import pays too`,
   })}\n`,
 );
+if (instructions !== undefined) {
+  const m = (name) => (instructions[name].total / 1e6).toFixed(1);
+  const r = (name) => (instructions[name].total / instructions.empty.total).toFixed(2);
+  const own = instructions.client.total - instructions.dualPackages.total;
+  const compiled = instructions.client.compile - instructions.dualPackages.compile;
+  process.stdout.write(
+    `${JSON.stringify({
+      lang: "typescript",
+      metric: "import @baas/client / empty node start (instructions, callgrind)",
+      value: instructions.client.total / instructions.empty.total,
+      target: 1.3,
+      note:
+        `one start each under valgrind --tool=callgrind (all threads; which load does not move), less V8's search ` +
+        `for its hash seed's primes (random, 5 to 15 million a start): millions of instructions, empty ${m("empty")}; ` +
+        `a one-line ES module file ${m("module")} (${r("module")}x), a one-line package ${m("package")} (${r("package")}x), ` +
+        `two ${m("packages")} (${r("packages")}x), two dual ones as the SDK's ${m("dualPackages")} (${r("dualPackages")}x); ` +
+        `@baas/client ${m("client")} (${r("client")}x), of which beyond the dual floor ${(own / 1e6).toFixed(1)}: ` +
+        `${(compiled / 1e6).toFixed(1)} V8 compiling the two CommonJS modules (ScriptCompiler::CompileFunction), the rest ` +
+        `running their top level, the ES entry, reading the files; require ${m("required")} (${r("required")}x) ` +
+        `against ${m("cjsPackages")} for two dual one-line packages`,
+    })}\n`,
+  );
+}
+
+/**
+ * Each start once under callgrind (BENCH_CALLGRIND=1; about 6 s a start): its instructions, less
+ * those of V8's search for the primes of its hash seed (random per process, so noise to a
+ * comparison), and those under ScriptCompiler::CompileFunction (compiling CommonJS modules).
+ */
+function counted(which) {
+  const out = {};
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const dir = mkdtempSync(join(tmpdir(), "baas-callgrind-"));
+  for (const [name, argv] of Object.entries(which)) {
+    const file = join(dir, `${name}.out`);
+    const run = spawnSync("valgrind", ["--tool=callgrind", "--trace-children=no", `--callgrind-out-file=${file}`, process.execPath, ...argv], { cwd: project, env, encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`callgrind ${name}: ${run.stderr.slice(-300)}`);
+    const annotated = spawnSync("callgrind_annotate", ["--inclusive=yes", "--threshold=100", file], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout;
+    const cost = (pattern) => {
+      const line = annotated.split("\n").find((l) => pattern.test(l));
+      return line === undefined ? 0 : Number(line.trim().split(" ")[0].replaceAll(",", ""));
+    };
+    out[name] = {
+      total: cost(/PROGRAM TOTALS/) - cost(/HashSeed::InitializeRoots/),
+      compile: cost(/ScriptCompiler::CompileFunction\(/),
+    };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}

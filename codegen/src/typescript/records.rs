@@ -86,8 +86,10 @@ pub fn lazy_module() -> String {
     says(
         &mut out,
         "The companion `path` (below `src/`, `records/Account` for `records/Account.lazy.ts`), \
-         loaded on first use: `dist/<path>.lazy.cjs`, whichever module this is (`dist/index.cjs`, \
-         the bundle, or `dist/lazy.js`, tsc's), one copy for every caller.",
+         loaded on first use: `dist/<path>.lazy.cjs`, one copy for every caller. Call it with a \
+         literal path: the package's bundle (`dist/index.cjs`) has each call written as \
+         `require(\"./<path>.lazy.cjs\")`, which a partner's bundler follows \
+         (typescript/bundle.mjs checks that every companion is reached so).",
     );
     out.line("export function lazy<T>(path: string): T {");
     out.line("  load ??= createRequire(import.meta.url);");

@@ -15,8 +15,10 @@ let load: ReturnType<typeof createRequire> | undefined;
 
 /**
  * The companion `path` (below `src/`, `records/Account` for `records/Account.lazy.ts`), loaded on
- * first use: `dist/<path>.lazy.cjs`, whichever module this is (`dist/index.cjs`, the bundle, or
- * `dist/lazy.js`, tsc's), one copy for every caller.
+ * first use: `dist/<path>.lazy.cjs`, one copy for every caller. Call it with a literal path: the
+ * package's bundle (`dist/index.cjs`) has each call written as `require("./<path>.lazy.cjs")`,
+ * which a partner's bundler follows (typescript/bundle.mjs checks that every companion is reached
+ * so).
  */
 export function lazy<T>(path: string): T {
   load ??= createRequire(import.meta.url);
