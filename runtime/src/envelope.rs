@@ -330,37 +330,12 @@ fn response_fields<'a>(
     body: &'a [u8],
     flat: &Borrowed<'a>,
 ) -> Result<ResponseFields<'a>, Error> {
-    // A small body read by the lean pass: its members found by their keys in one
-    // match, and its strings known to hold no escape (see `plain`).
-    let mut found = [None; 6];
-    let lean = flat.for_each_plain_top_member(|key, value| {
-        // Compared as arrays of the name's length (no call to compare).
-        fn is<const N: usize>(key: &[u8], name: &[u8; N]) -> bool {
-            <&[u8; N]>::try_from(key).is_ok_and(|key| key == name)
-        }
-        let slot = match key.len() {
-            9 if is(key, b"requestId") => 0,
-            4 if is(key, b"code") => 1,
-            3 if is(key, b"msg") => 2,
-            4 if is(key, b"data") => 3,
-            16 if is(key, b"notificationType") => 4,
-            6 if is(key, b"params") => 5,
-            _ => return,
-        };
-        if let Some(slot) = found.get_mut(slot) {
-            *slot = Some(value);
-        }
-    });
-    if !lean {
-        found = flat.top_members([
-            "requestId",
-            "code",
-            "msg",
-            "data",
-            "notificationType",
-            "params",
-        ]);
-    }
+    // A small body read by the lean pass: its members found as it read their keys,
+    // and its strings known to hold no escape (see `plain`).
+    let plain_members = flat.plain_envelope_members();
+    let lean = plain_members.is_some();
+    let found =
+        plain_members.unwrap_or_else(|| flat.top_members(crate::canonical::ENVELOPE_MEMBERS));
     let [request_id, code, msg, data, notification_type, params] = found;
     fn member<'de, T: Deserialize<'de> + 'de>(
         status: Option<u16>,

@@ -56,6 +56,8 @@ pub(super) struct Compact {
     /// (`(start, 0)` while it is being read), and its members (see `data.rs`).
     data_at: Option<(u32, u32)>,
     data: Vec<[u32; 4]>,
+    /// Where the values of the top-level members named [`ENVELOPE_MEMBERS`] are.
+    envelope: [Option<(u32, u32)>; 6],
     /// Where the top-level `signature`'s text is in the body.
     pub(super) signature: Option<(usize, usize)>,
     pub(super) has_signature_key: bool,
@@ -88,6 +90,7 @@ impl Compact {
                     sender_at: 0,
                     data_at: None,
                     data: Vec::with_capacity(16),
+                    envelope: [None; 6],
                     signature: None,
                     has_signature_key: false,
                 })
@@ -102,6 +105,7 @@ impl Compact {
         compact.data.clear();
         compact.signature = None;
         compact.has_signature_key = false;
+        compact.envelope = [None; 6];
         let read = Reader {
             input: body,
             pos: 0,
@@ -147,20 +151,11 @@ impl Compact {
         found
     }
 
-    /// Calls `each` with the key and the value's text of every top-level member.
-    pub(super) fn for_each_top_member<'a>(
-        &self,
-        input: &'a [u8],
-        mut each: impl FnMut(&[u8], &'a [u8]),
-    ) {
-        for &[key_start, key_end, start, end] in &self.top {
-            if let (Some(key), Some(value)) = (
-                input.get(key_start as usize..key_end as usize),
-                input.get(start as usize..end as usize),
-            ) {
-                each(key, value);
-            }
-        }
+    /// The values' texts of the top-level members named [`ENVELOPE_MEMBERS`], as in the
+    /// body (found as the pass read their keys).
+    pub(super) fn envelope_members<'a>(&self, input: &'a [u8]) -> [Option<&'a [u8]>; 6] {
+        self.envelope
+            .map(|span| span.and_then(|(start, end)| input.get(start as usize..end as usize)))
     }
 
     /// The top-level `data` object decoded as `T` from the members the pass delimited,
@@ -231,6 +226,35 @@ fn key_run(input: &[u8], at: usize) -> usize {
         (0x20..0x80).contains(&b) && !matches!(b, b'"' | b'\\' | b'&' | b'=' | b'.' | b'[' | b']')
     };
     i - at + rest.iter().take_while(|b| plain(b)).count()
+}
+
+/// The members of an answer's envelope whose values its opener reads: the lean pass
+/// notes where they are as it reads their keys.
+pub(crate) const ENVELOPE_MEMBERS: [&str; 6] = [
+    "requestId",
+    "code",
+    "msg",
+    "data",
+    "notificationType",
+    "params",
+];
+
+/// The place of `key` in [`ENVELOPE_MEMBERS`] (compared as arrays of the name's length:
+/// no call to compare).
+#[inline(always)]
+fn envelope_slot(key: &[u8]) -> Option<usize> {
+    fn is<const N: usize>(key: &[u8], name: &[u8; N]) -> bool {
+        <&[u8; N]>::try_from(key).is_ok_and(|key| key == name)
+    }
+    match key.len() {
+        9 if is(key, b"requestId") => Some(0),
+        4 if is(key, b"code") => Some(1),
+        3 if is(key, b"msg") => Some(2),
+        4 if is(key, b"data") => Some(3),
+        16 if is(key, b"notificationType") => Some(4),
+        6 if is(key, b"params") => Some(5),
+        _ => None,
+    }
 }
 
 /// True when `key` is `name` (compared as a nine-byte array: no call to compare).
@@ -378,12 +402,13 @@ impl<'i> Reader<'i, '_> {
                 }
             };
             if top {
-                self.c.top.push([
-                    key_start as u32,
-                    key_end as u32,
-                    value_start as u32,
-                    self.pos as u32,
-                ]);
+                let (start, end) = (value_start as u32, self.pos as u32);
+                self.c
+                    .top
+                    .push([key_start as u32, key_end as u32, start, end]);
+                if let Some(slot) = envelope_slot(key).and_then(|n| self.c.envelope.get_mut(n)) {
+                    *slot = Some((start, end));
+                }
             } else if depth == 2 {
                 // A member of `data` (the only object at depth 2 being read while
                 // `data_at` is open), relative to `data`'s text.

@@ -89,6 +89,7 @@ pub use limits::{EXPANSION_ALLOWANCE, MAX_BODY, MAX_DEPTH, MAX_EXPANSION};
 use crate::secret::PrivateKey;
 use arena::{arena_parse, slice, Arena};
 use compact::Compact;
+pub(crate) use compact::ENVELOPE_MEMBERS;
 use flat::Flat;
 use rules::is_sender_key_pair;
 use tree::{tree_parse, Tree};
@@ -276,18 +277,14 @@ impl<'a> Borrowed<'a> {
         found
     }
 
-    /// Calls `each` with the key (as in the body) and the value's text of every
-    /// top-level member, and returns true, when the body was read by the lean pass for
-    /// small bodies (its keys have no escape, and its strings none either: a string
-    /// value's text is its value between quotes). False, calling nothing, otherwise:
-    /// use [`Borrowed::top_members`].
-    pub(crate) fn for_each_plain_top_member(&self, each: impl FnMut(&[u8], &'a [u8])) -> bool {
+    /// The values' texts of the top-level members named [`ENVELOPE_MEMBERS`] (as in the
+    /// body), when the body was read by the lean pass for small bodies: its keys have
+    /// no escape, and its strings none either (a string value's text is its value
+    /// between quotes). `None` otherwise: use [`Borrowed::top_members`].
+    pub(crate) fn plain_envelope_members(&self) -> Option<[Option<&'a [u8]>; 6]> {
         match &self.how {
-            How::Compact(Some(compact)) => {
-                compact.for_each_top_member(self.input, each);
-                true
-            }
-            _ => false,
+            How::Compact(Some(compact)) => Some(compact.envelope_members(self.input)),
+            _ => None,
         }
     }
 
