@@ -333,9 +333,11 @@ fn response_fields<'a>(
     // A small body read by the lean pass: its members found as it read their keys,
     // and its strings known to hold no escape (see `plain`).
     let plain_members = flat.plain_envelope_members();
-    let lean = plain_members.is_some();
-    let found =
-        plain_members.unwrap_or_else(|| flat.top_members(crate::canonical::ENVELOPE_MEMBERS));
+    let lean = plain_members.unwrap_or_default();
+    let found = match plain_members {
+        Some(members) => members.map(|text| text.map(str::as_bytes)),
+        None => flat.top_members(crate::canonical::ENVELOPE_MEMBERS),
+    };
     let [request_id, code, msg, data, notification_type, params] = found;
     fn member<'de, T: Deserialize<'de> + 'de>(
         status: Option<u16>,
@@ -357,6 +359,7 @@ fn response_fields<'a>(
     }
     let not_null = |text: Option<&[u8]>| text.is_some_and(|t| t != b"null");
     let data = match data.filter(|t| *t != b"null") {
+        Some(_) if lean[3].is_some() => lean[3],
         Some(text) => Some(std::str::from_utf8(text).map_err(|e| {
             Error::decode(
                 status,
@@ -369,28 +372,24 @@ fn response_fields<'a>(
     };
     // Most members are strings without an escape: their text between the quotes is
     // the value (the parse checked it), no deserializer needed.
-    let plain = |text: Option<&'a [u8]>| {
-        let text = text?;
-        let plain = if lean {
-            // No escape, so no quote, between the quotes.
-            text.strip_prefix(b"\"")
-                .and_then(|t| t.strip_suffix(b"\""))
-                .and_then(|t| std::str::from_utf8(t).ok())
-        } else {
-            plain_string(text)
+    let plain = |n: usize, text: Option<&'a [u8]>| {
+        let plain = match lean.get(n).copied().flatten() {
+            // Read by the lean pass: no escape, so no quote, between the quotes.
+            Some(text) => text.strip_prefix('"').and_then(|t| t.strip_suffix('"')),
+            None => plain_string(text?),
         };
         plain.map(Cow::Borrowed)
     };
     Ok(ResponseFields {
-        request_id: match plain(request_id) {
+        request_id: match plain(0, request_id) {
             Some(text) => Some(text),
             None => member::<Text<'_>>(status, body, "requestId", request_id)?.map(|t| t.0),
         },
-        code: match plain(code) {
+        code: match plain(1, code) {
             Some(text) => Some(text),
             None => member::<CodeText<'_>>(status, body, "code", code)?.map(|c| c.0),
         },
-        msg: match plain(msg) {
+        msg: match plain(2, msg) {
             Some(text) => Some(text),
             None => member::<Text<'_>>(status, body, "msg", msg)?.map(|t| t.0),
         },

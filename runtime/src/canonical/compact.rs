@@ -69,8 +69,17 @@ thread_local! {
 }
 
 impl Compact {
-    /// Reads `body`, or `None` when another reader must (see the module's doc).
+    /// Reads `body` (of any bytes: `None` when it is not UTF-8), or `None` when another
+    /// reader must (see the module's doc).
+    #[cfg(test)]
     pub(super) fn read(body: &[u8]) -> Option<Box<Compact>> {
+        Compact::read_text(std::str::from_utf8(body).ok()?)
+    }
+
+    /// Reads `body`, or `None` when another reader must (see the module's doc). The
+    /// body is UTF-8 (checked once, as a whole), so no string needs a check of its own.
+    pub(super) fn read_text(body: &str) -> Option<Box<Compact>> {
+        let body = body.as_bytes();
         if body.len() > COMPACT_MAX {
             return None;
         }
@@ -153,7 +162,7 @@ impl Compact {
 
     /// The values' texts of the top-level members named [`ENVELOPE_MEMBERS`], as in the
     /// body (found as the pass read their keys).
-    pub(super) fn envelope_members<'a>(&self, input: &'a [u8]) -> [Option<&'a [u8]>; 6] {
+    pub(super) fn envelope_members<'a>(&self, input: &'a str) -> [Option<&'a str>; 6] {
         self.envelope
             .map(|span| span.and_then(|(start, end)| input.get(start as usize..end as usize)))
     }
@@ -264,11 +273,11 @@ fn is(key: &[u8], name: &[u8; 9]) -> bool {
 }
 
 /// The run of a string from `at` up to the first `"`, `\\` or control character: its
-/// length, whether it is ASCII and whether it holds `&`.
+/// length and whether it holds `&`.
 #[inline(always)]
-fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
+fn string_run(input: &[u8], at: usize) -> (usize, bool) {
     let mut i = at;
-    let (mut high, mut ampersand) = (0u64, 0u64);
+    let mut ampersand = 0u64;
     while let Some(v) = word(input, i) {
         let found = bytes_equal(v, b'"') | bytes_equal(v, b'\\') | control(v);
         let amp = bytes_equal(v, b'&');
@@ -277,11 +286,9 @@ fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
             // The bytes of the word before the one that ends the run (a `&` marked
             // there is a real one: a false mark lies above a real one).
             let before = u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
-            high |= v & before;
             ampersand |= amp & before;
-            return (i - at + bytes as usize, high & HIGH == 0, ampersand != 0);
+            return (i - at + bytes as usize, ampersand != 0);
         }
-        high |= v;
         ampersand |= amp;
         i += 8;
     }
@@ -291,11 +298,7 @@ fn string_run(input: &[u8], at: usize) -> (usize, bool, bool) {
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
         .unwrap_or(rest.len());
     let run = rest.get(..len).unwrap_or_default();
-    (
-        i - at + len,
-        high & HIGH == 0 && run.is_ascii(),
-        ampersand != 0 || run.contains(&b'&'),
-    )
+    (i - at + len, ampersand != 0 || run.contains(&b'&'))
 }
 
 impl<'i> Reader<'i, '_> {
@@ -461,10 +464,9 @@ impl<'i> Reader<'i, '_> {
             return None;
         }
         let start = self.pos + 1;
-        let (len, ascii, _) = string_run(self.input, start);
+        let (len, _) = string_run(self.input, start);
         let end = start + len;
-        let text = self.input.get(start..end)?;
-        if self.input.get(end) != Some(&b'"') || !(ascii || std::str::from_utf8(text).is_ok()) {
+        if self.input.get(end) != Some(&b'"') {
             return None;
         }
         self.c.signature = Some((start, end));
@@ -489,11 +491,10 @@ impl<'i> Reader<'i, '_> {
         match self.peek()? {
             b'"' => {
                 let start = self.pos + 1;
-                let (len, ascii, ampersand) = string_run(self.input, start);
+                let (len, ampersand) = string_run(self.input, start);
                 let end = start + len;
                 let text = self.input.get(start..end)?;
                 if self.input.get(end) != Some(&b'"')
-                    || !(ascii || std::str::from_utf8(text).is_ok())
                     || (ampersand && reads_as_pair_after_ampersand(text))
                 {
                     return None;

@@ -53,10 +53,13 @@ fn compact_agrees(input: &[u8]) -> Result<bool, TestCaseError> {
     prop_assert_eq!(compact.len(), parsed.meta.pairs, "{}", body);
     let names = ["a", "data", "code", "signature", "s-"];
     let fast = compact.top_members(input, names);
-    let envelope = compact.envelope_members(input);
+    let envelope = std::str::from_utf8(input)
+        .map(|text| compact.envelope_members(text).map(|v| v.map(str::as_bytes)))
+        .unwrap_or_default();
     compact.keep();
     let careful = Borrowed {
         input,
+        text: None,
         how: super::How::Parsed(parsed),
     };
     prop_assert_eq!(fast, careful.top_members(names), "{}", body);
@@ -105,6 +108,7 @@ fn agree(body: &str) -> Result<bool, TestCaseError> {
     let fast = borrowed.map(|b| b.top_members(names)).ok();
     let slow = Borrowed {
         input,
+        text: None,
         how: super::How::Parsed(parsed),
     }
     .top_members(names);

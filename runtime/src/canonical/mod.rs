@@ -122,6 +122,8 @@ pub struct Flattened {
 /// be ([`Flat`]), by the careful parser otherwise.
 pub(crate) struct Borrowed<'a> {
     input: &'a [u8],
+    /// The body as text, when the lean pass read it (it checked it is UTF-8 once).
+    text: Option<&'a str>,
     how: How,
 }
 
@@ -160,14 +162,23 @@ impl Drop for Borrowed<'_> {
 impl<'a> Borrowed<'a> {
     /// [`Flattened::parse_unambiguous`], in place.
     pub(crate) fn parse_unambiguous(body: &'a [u8]) -> Result<Borrowed<'a>, CanonicalError> {
-        let how = match Compact::read(body) {
+        // A small body is checked to be UTF-8 as a whole, once, for the lean pass.
+        let text = (body.len() <= compact::COMPACT_MAX)
+            .then(|| std::str::from_utf8(body).ok())
+            .flatten();
+        let how = match text.and_then(Compact::read_text) {
             Some(compact) => How::Compact(Some(compact)),
             None => match Flat::read(body) {
                 Some(flat) => How::Flat(Some(flat)),
                 None => How::Parsed(parse_with(body, true)?),
             },
         };
-        Ok(Borrowed { input: body, how })
+        let text = text.filter(|_| matches!(how, How::Compact(_)));
+        Ok(Borrowed {
+            input: body,
+            text,
+            how,
+        })
     }
 
     /// True when the body was read in one pass (tests).
@@ -278,12 +289,12 @@ impl<'a> Borrowed<'a> {
     }
 
     /// The values' texts of the top-level members named [`ENVELOPE_MEMBERS`] (as in the
-    /// body), when the body was read by the lean pass for small bodies: its keys have
-    /// no escape, and its strings none either (a string value's text is its value
-    /// between quotes). `None` otherwise: use [`Borrowed::top_members`].
-    pub(crate) fn plain_envelope_members(&self) -> Option<[Option<&'a [u8]>; 6]> {
-        match &self.how {
-            How::Compact(Some(compact)) => Some(compact.envelope_members(self.input)),
+    /// body, which is UTF-8), when the body was read by the lean pass for small bodies:
+    /// its keys have no escape, and its strings none either (a string value's text is
+    /// its value between quotes). `None` otherwise: use [`Borrowed::top_members`].
+    pub(crate) fn plain_envelope_members(&self) -> Option<[Option<&'a str>; 6]> {
+        match (&self.how, self.text) {
+            (How::Compact(Some(compact)), Some(text)) => Some(compact.envelope_members(text)),
             _ => None,
         }
     }
