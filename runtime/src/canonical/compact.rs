@@ -27,9 +27,12 @@ use std::cell::RefCell;
 use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
 use super::members::{self, Member, Shapes};
 use super::rules::reads_as_pair_after_ampersand;
-use super::scan::{bytes_equal, HIGH, ONES};
 use super::short::Written;
+
+mod runs;
 use crate::secret::PrivateKey;
+pub(crate) use runs::ENVELOPE_MEMBERS;
+use runs::{envelope_slot, is, key_run, string_run};
 
 /// Largest body this reader takes.
 pub(super) const COMPACT_MAX: usize = 4 * 1024;
@@ -192,113 +195,6 @@ struct Reader<'i, 'c> {
     input: &'i [u8],
     pos: usize,
     c: &'c mut Compact,
-}
-
-/// The high bit of each byte of `v` below 0x20 (exact for the lowest, as
-/// [`bytes_equal`]).
-#[inline(always)]
-fn control(v: u64) -> u64 {
-    v.wrapping_sub(ONES * 0x20) & !v & HIGH
-}
-
-/// The word of the eight bytes at `at`, if there are eight.
-#[inline(always)]
-fn word(input: &[u8], at: usize) -> Option<u64> {
-    input
-        .get(at..at + 8)
-        .and_then(|bytes| <[u8; 8]>::try_from(bytes).ok())
-        .map(u64::from_le_bytes)
-}
-
-/// Length of the run of a plain key from `at`: up to the first byte that is `"`, `\\`,
-/// a control character, not ASCII, or one rule R1 refuses.
-#[inline]
-fn key_run(input: &[u8], at: usize) -> usize {
-    let mut i = at;
-    while let Some(v) = word(input, i) {
-        let found = bytes_equal(v, b'"')
-            | bytes_equal(v, b'\\')
-            | control(v)
-            | (v & HIGH)
-            | bytes_equal(v, b'&')
-            | bytes_equal(v, b'=')
-            | bytes_equal(v, b'.')
-            | bytes_equal(v, b'[')
-            | bytes_equal(v, b']');
-        if found != 0 {
-            return i - at + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    let rest = input.get(i..).unwrap_or_default();
-    let plain = |&b: &u8| {
-        (0x20..0x80).contains(&b) && !matches!(b, b'"' | b'\\' | b'&' | b'=' | b'.' | b'[' | b']')
-    };
-    i - at + rest.iter().take_while(|b| plain(b)).count()
-}
-
-/// The members of an answer's envelope whose values its opener reads: the lean pass
-/// notes where they are as it reads their keys.
-pub(crate) const ENVELOPE_MEMBERS: [&str; 6] = [
-    "requestId",
-    "code",
-    "msg",
-    "data",
-    "notificationType",
-    "params",
-];
-
-/// The place of `key` in [`ENVELOPE_MEMBERS`] (compared as arrays of the name's length:
-/// no call to compare).
-#[inline(always)]
-fn envelope_slot(key: &[u8]) -> Option<usize> {
-    fn is<const N: usize>(key: &[u8], name: &[u8; N]) -> bool {
-        <&[u8; N]>::try_from(key).is_ok_and(|key| key == name)
-    }
-    match key.len() {
-        9 if is(key, b"requestId") => Some(0),
-        4 if is(key, b"code") => Some(1),
-        3 if is(key, b"msg") => Some(2),
-        4 if is(key, b"data") => Some(3),
-        16 if is(key, b"notificationType") => Some(4),
-        6 if is(key, b"params") => Some(5),
-        _ => None,
-    }
-}
-
-/// True when `key` is `name` (compared as a nine-byte array: no call to compare).
-#[inline(always)]
-fn is(key: &[u8], name: &[u8; 9]) -> bool {
-    <&[u8; 9]>::try_from(key).is_ok_and(|key| key == name)
-}
-
-/// The run of a string from `at` up to the first `"`, `\\` or control character: its
-/// length and whether it holds `&`.
-#[inline(always)]
-fn string_run(input: &[u8], at: usize) -> (usize, bool) {
-    let mut i = at;
-    let mut ampersand = 0u64;
-    while let Some(v) = word(input, i) {
-        let found = bytes_equal(v, b'"') | bytes_equal(v, b'\\') | control(v);
-        let amp = bytes_equal(v, b'&');
-        if found != 0 {
-            let bytes = found.trailing_zeros() / 8;
-            // The bytes of the word before the one that ends the run (a `&` marked
-            // there is a real one: a false mark lies above a real one).
-            let before = u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
-            ampersand |= amp & before;
-            return (i - at + bytes as usize, ampersand != 0);
-        }
-        ampersand |= amp;
-        i += 8;
-    }
-    let rest = input.get(i..).unwrap_or_default();
-    let len = rest
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .unwrap_or(rest.len());
-    let run = rest.get(..len).unwrap_or_default();
-    (i - at + len, ampersand != 0 || run.contains(&b'&'))
 }
 
 impl<'i> Reader<'i, '_> {
