@@ -287,6 +287,19 @@ impl<'i> Reader<'i, '_> {
         }
     }
 
+    /// The byte at `pos` after any whitespace (read once when there is none, as in
+    /// compact JSON).
+    #[inline(always)]
+    fn next_byte(&mut self) -> Option<u8> {
+        match self.peek()? {
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                self.skip_ws();
+                self.peek()
+            }
+            b => Some(b),
+        }
+    }
+
     fn body(mut self) -> Option<()> {
         self.skip_ws();
         if self.peek() != Some(b'{') {
@@ -320,14 +333,12 @@ impl<'i> Reader<'i, '_> {
         let mark = self.c.members.len();
         let first_pair = self.c.pairs.len();
         loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
+            if self.next_byte() != Some(b'"') {
                 return None;
             }
             let (key_start, key_end) = self.key()?;
             let key = self.input.get(key_start..key_end).unwrap_or_default();
-            self.skip_ws();
-            if self.peek() != Some(b':') {
+            if self.next_byte() != Some(b':') {
                 return None;
             }
             self.pos += 1;
@@ -389,8 +400,7 @@ impl<'i> Reader<'i, '_> {
             let pairs = (first, self.c.pairs.len() as u32);
             let member = Member::new(self.input, (key_start, key_end), sep, pairs);
             self.c.members.push(member);
-            self.skip_ws();
-            match self.peek()? {
+            match self.next_byte()? {
                 b',' => self.pos += 1,
                 b'}' => {
                     self.pos += 1;
@@ -588,8 +598,7 @@ impl<'i> Reader<'i, '_> {
             self.skip_ws();
             self.value(depth)?;
             self.c.path.truncate(base);
-            self.skip_ws();
-            match self.peek()? {
+            match self.next_byte()? {
                 b',' => self.pos += 1,
                 b']' => {
                     self.pos += 1;

@@ -35,7 +35,7 @@ pub(crate) fn serialize_signed<T: Serialize + ?Sized>(
 ) -> Option<(Vec<u8>, [u8; 32])> {
     let mut direct = Direct::take();
     direct.out = Vec::with_capacity(512);
-    let taken = value.serialize(&mut direct).is_ok()
+    let taken = value.serialize(&mut *direct).is_ok()
         && direct.out.len() <= MAX_BODY
         && !over_budget(direct.out.len(), direct.pairs.len());
     let out = std::mem::take(&mut direct.out);
@@ -49,7 +49,8 @@ const KEEP_BYTES: usize = 16 * 1024;
 
 thread_local! {
     /// The buffers of the previous call on this thread (none is in use between calls).
-    static SCRATCH: std::cell::RefCell<Option<Direct>> = const { std::cell::RefCell::new(None) };
+    /// Boxed: taking and keeping them moves a pointer, not the buffers' headers.
+    static SCRATCH: std::cell::RefCell<Option<Box<Direct>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The digest of the pairs collected in `direct` with `key` (in canonical order: each
@@ -107,31 +108,33 @@ struct Direct {
 
 impl Direct {
     /// The buffers of this thread's previous call (or new ones), emptied.
-    fn take() -> Direct {
+    fn take() -> Box<Direct> {
         let mut direct = SCRATCH
             .try_with(|kept| kept.borrow_mut().take())
             .ok()
             .flatten()
-            .unwrap_or_else(|| Direct {
-                out: Vec::new(),
-                pairs: Vec::with_capacity(512),
-                spans: Vec::with_capacity(32),
-                path: Vec::with_capacity(64),
-                members: Vec::with_capacity(16),
-                elements: Vec::new(),
-                key_text: Vec::with_capacity(256),
-                sender_at: 0,
-                spare: Vec::with_capacity(32),
-                shapes: Shapes::default(),
-                depth: 0,
-                scratch: Vec::new(),
+            .unwrap_or_else(|| {
+                Box::new(Direct {
+                    out: Vec::new(),
+                    pairs: Vec::with_capacity(512),
+                    spans: Vec::with_capacity(32),
+                    path: Vec::with_capacity(64),
+                    members: Vec::with_capacity(16),
+                    elements: Vec::new(),
+                    key_text: Vec::with_capacity(256),
+                    sender_at: 0,
+                    spare: Vec::with_capacity(32),
+                    shapes: Shapes::default(),
+                    depth: 0,
+                    scratch: Vec::new(),
+                })
             });
         direct.clear();
         direct
     }
 
     /// Keeps the buffers for the thread's next call, when small.
-    fn keep(mut self) {
+    fn keep(mut self: Box<Self>) {
         if self.pairs.capacity() <= KEEP_BYTES && self.key_text.capacity() <= KEEP_BYTES {
             self.clear();
             let _ = SCRATCH.try_with(|kept| *kept.borrow_mut() = Some(self));

@@ -88,6 +88,7 @@ pub(super) struct Hashing {
 const HASH_BUFFER: usize = 512;
 
 impl Hashing {
+    #[inline(always)]
     pub(super) fn new() -> Hashing {
         Hashing {
             sha: Sha256::new(),
@@ -102,25 +103,27 @@ impl Hashing {
         self.len = 0;
     }
 
-    pub(super) fn finish(mut self) -> [u8; 32] {
+    #[inline(always)]
+    pub(super) fn finish(&mut self) -> [u8; 32] {
         self.flush();
-        self.sha.finalize().into()
+        std::mem::take(&mut self.sha).finalize().into()
     }
 }
 
 impl Hashing {
-    /// `a`, `b` and `c`, one after the other, gathered with one check of the room left.
-    #[inline]
+    /// `a`, `b` and `c`, one after the other, gathered with one check of the room left
+    /// (inlined: a piece whose length the caller knows is copied without a call).
+    #[inline(always)]
     pub(super) fn put3(&mut self, a: &[u8], b: &[u8], c: &[u8]) {
         let end = self.len + a.len() + b.len() + c.len();
-        if end <= HASH_BUFFER {
-            let mut at = self.len;
-            for piece in [a, b, c] {
-                if let Some(room) = self.buf.get_mut(at..at + piece.len()) {
-                    room.copy_from_slice(piece);
-                }
-                at += piece.len();
-            }
+        let room = self.buf.get_mut(self.len..end);
+        let split = room
+            .and_then(|room| room.split_at_mut_checked(a.len()))
+            .and_then(|(room_a, rest)| Some((room_a, rest.split_at_mut_checked(b.len())?)));
+        if let Some((room_a, (room_b, room_c))) = split {
+            room_a.copy_from_slice(a);
+            room_b.copy_from_slice(b);
+            room_c.copy_from_slice(c);
             self.len = end;
             return;
         }
@@ -130,15 +133,11 @@ impl Hashing {
     }
 }
 
-impl Out for Hashing {
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) {
-        let end = self.len + bytes.len();
-        if let Some(room) = self.buf.get_mut(self.len..end) {
-            room.copy_from_slice(bytes);
-            self.len = end;
-            return;
-        }
+impl Hashing {
+    /// [`Out::put`] of a piece that does not fit in the room left.
+    #[cold]
+    #[inline(never)]
+    fn put_flushing(&mut self, bytes: &[u8]) {
         self.flush();
         if let Some(room) = self.buf.get_mut(..bytes.len()) {
             room.copy_from_slice(bytes);
@@ -146,6 +145,19 @@ impl Out for Hashing {
         } else {
             self.sha.update(bytes);
         }
+    }
+}
+
+impl Out for Hashing {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if let Some(room) = self.buf.get_mut(self.len..end) {
+            room.copy_from_slice(bytes);
+            self.len = end;
+            return;
+        }
+        self.put_flushing(bytes);
     }
 }
 

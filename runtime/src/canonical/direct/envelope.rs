@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::super::limits::{over_budget, MAX_BODY};
 use super::super::rules::reads_as_pair_after_ampersand;
-use super::super::scan::Out;
+use super::super::scan::{run_ascii, Out};
 use super::super::walk::{Emit, Hashing};
 use super::{write_str, Direct};
 use crate::secret::PrivateKey;
@@ -58,11 +58,15 @@ pub(crate) fn serialize_request_signed<P: Serialize + ?Sized>(
     key: &PrivateKey,
 ) -> Option<(Vec<u8>, [u8; 32])> {
     let strings = [head.request_id, head.sender, head.locale, head.salt];
-    if strings
-        .iter()
-        .any(|v| v.contains('&') && reads_as_pair_after_ampersand(v.as_bytes()))
-    {
-        return None;
+    // Each string scanned once for what needs judgement (a byte JSON escapes, `&`):
+    // most have none and are written as they are.
+    let mut plain = [false; 4];
+    for (plain, v) in plain.iter_mut().zip(strings) {
+        let (run, _) = run_ascii::<true>(v.as_bytes());
+        *plain = run == v.len();
+        if !*plain && v.contains('&') && reads_as_pair_after_ampersand(v.as_bytes()) {
+            return None;
+        }
     }
     let mut digits = [0u8; 20];
     let timestamp = decimal_i64(head.timestamp, &mut digits);
@@ -71,26 +75,26 @@ pub(crate) fn serialize_request_signed<P: Serialize + ?Sized>(
         // bytes): a query's envelope is written without growing the buffer.
         320 + strings.iter().map(|s| s.len()).sum::<usize>(),
     );
-    let members: [(&[u8], &str); 3] = [
-        (b"{\"requestId\":", head.request_id),
-        (b",\"sender\":", head.sender),
-        (b",\"locale\":", head.locale),
+    let members: [(&[u8], &str, bool); 3] = [
+        (b"{\"requestId\":", head.request_id, plain[0]),
+        (b",\"sender\":", head.sender, plain[1]),
+        (b",\"locale\":", head.locale, plain[2]),
     ];
-    for (name, value) in members {
+    for (name, value, plain) in members {
         out.extend_from_slice(name);
-        write_str(&mut out, value).ok()?;
+        write_head_str(&mut out, value, plain)?;
     }
     out.extend_from_slice(b",\"timestamp\":");
     out.extend_from_slice(timestamp);
     out.extend_from_slice(b",\"salt\":");
-    write_str(&mut out, head.salt).ok()?;
+    write_head_str(&mut out, head.salt, plain[3])?;
     out.extend_from_slice(b",\"params\":");
     let mut direct = Direct::take();
     direct.out = out;
     // `params` is written as a member of the envelope, which is open.
     direct.path.extend_from_slice(b"params");
     direct.depth = 1;
-    let taken = params.serialize(&mut direct).is_ok() && direct.depth == 1;
+    let taken = params.serialize(&mut *direct).is_ok() && direct.depth == 1;
     let mut out = std::mem::take(&mut direct.out);
     out.push(b'}');
     // The head's pairs, as the parse counts them for the limit on expansion.
@@ -117,18 +121,45 @@ pub(crate) fn serialize_request_signed<P: Serialize + ?Sized>(
     Some((out, digest?))
 }
 
-/// The decimal text of `n` (as `serde_json` writes an integer), at the end of `digits`.
+/// A string of the head as JSON: between quotes as it is when `plain` (scanned: nothing
+/// to escape), as `serde_json` writes it otherwise.
+fn write_head_str(out: &mut Vec<u8>, value: &str, plain: bool) -> Option<()> {
+    if plain {
+        out.push(b'"');
+        out.extend_from_slice(value.as_bytes());
+        out.push(b'"');
+        return Some(());
+    }
+    write_str(out, value).ok()
+}
+
+/// The two digits of every number below 100, back to back.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// The decimal text of `n` (as `serde_json` writes an integer), at the end of `digits`:
+/// two digits at a time.
 fn decimal_i64(n: i64, digits: &mut [u8; 20]) -> &[u8] {
     let mut rest = n.unsigned_abs();
     let mut at = digits.len();
-    loop {
+    while rest >= 10 && at >= 2 {
+        let pair = (rest % 100) as usize * 2;
+        rest /= 100;
+        at -= 2;
+        if let (Some(d), Some(p)) = (digits.get_mut(at..at + 2), DIGIT_PAIRS.get(pair..pair + 2)) {
+            d.copy_from_slice(p);
+        }
+    }
+    // A last digit alone (or the only one). The last pair written was of a number from
+    // 10 on: never a leading zero.
+    if rest > 0 || at == digits.len() {
         at -= 1;
         if let Some(d) = digits.get_mut(at) {
             *d = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
         }
     }
     if n < 0 && at > 0 {
@@ -146,7 +177,26 @@ mod tests {
 
     #[test]
     fn decimals_are_serde_jsons() {
-        for n in [0, 1, -1, 9, 10, -10, 1_650_533_105_687, i64::MAX, i64::MIN] {
+        let edges = [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            101,
+            -100,
+            1_650_533_105_687,
+            i64::MAX,
+            i64::MIN,
+        ];
+        let powers = (0..19).flat_map(|p| {
+            let t = 10i64.pow(p);
+            [t - 1, t, t + 1, -t, 7 * t]
+        });
+        for n in edges.into_iter().chain(powers) {
             let mut digits = [0u8; 20];
             assert_eq!(
                 decimal_i64(n, &mut digits),
