@@ -204,3 +204,27 @@ test("a partner's bundler packs the field lists a CommonJS program reads on firs
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a partner's bundler packs an ES module program that imports the SDK, in either output format", async () => {
+  // `import` resolves to the ES entry in Node, whose `createRequire` a bundler cannot follow;
+  // the "module" condition of both packages' `exports` sends bundlers to dist/index.cjs
+  // instead. Bundled as an ES module and as CommonJS (esbuild's default for Node, as AWS
+  // CDK's NodejsFunction runs it), then run where neither package can be found.
+  const dir = mkdtempSync(join(tmpdir(), "baas-bundled-esm-"));
+  try {
+    writeFileSync(
+      join(dir, "app.mts"),
+      'import { AccountShape, ApiError, BaasError } from "@baas/client";\n' +
+        "console.log(AccountShape.fields.length, new ApiError(\"12001\", \"demo\", undefined, true) instanceof BaasError);\n",
+    );
+    for (const format of ["esm", "cjs"] as const) {
+      const out = join(dir, "out", format === "esm" ? "app.mjs" : "app.cjs");
+      await build({ entryPoints: [join(dir, "app.mts")], bundle: true, platform: "node", format, outfile: out, nodePaths: [join(REPO, "node_modules")], logLevel: "silent" });
+      const r = spawnSync(process.execPath, [out], { cwd: dir, encoding: "utf8" });
+      assert.equal(r.status, 0, `${format}: ${r.stderr.slice(-500)}`);
+      assert.equal(r.stdout.trim(), `${sdk.AccountShape.fields.length} true`, format);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -18,7 +18,11 @@ pub fn package_json(plan: &SdkPlan) -> String {
     // dist/index.cjs the one module of the code (importing 170 files cost 3x an empty Node start,
     // issue 36), dist/index.js the ES module entry that re-exports it (one copy of the classes
     // whether a program imports or requires the client) and dist/cjs/ the declarations for
-    // `require` (a CommonJS consumer cannot take an ES module's types: TS1479).
+    // `require` (a CommonJS consumer cannot take an ES module's types: TS1479). The "module"
+    // condition, which Node ignores and bundlers (esbuild, webpack, Rollup) honour, sends a
+    // partner's bundler straight to dist/index.cjs: the ES entry's `createRequire` is not
+    // something a bundler follows, and an ES module program bundled with esbuild failed on its
+    // first line ("Cannot find module './index.cjs'"; with `--format=cjs`, at build time).
     let build = "tsc -p tsconfig.json && node ../../typescript/bundle.mjs .";
     let mut text = String::new();
     text.push_str("{\n");
@@ -33,6 +37,10 @@ pub fn package_json(plan: &SdkPlan) -> String {
     text.push_str(concat!(
         "  \"exports\": {\n",
         "    \".\": {\n",
+        "      \"module\": {\n",
+        "        \"types\": \"./dist/cjs/index.d.ts\",\n",
+        "        \"default\": \"./dist/index.cjs\"\n",
+        "      },\n",
         "      \"import\": {\n",
         "        \"types\": \"./dist/index.d.ts\",\n",
         "        \"default\": \"./dist/index.js\"\n",
