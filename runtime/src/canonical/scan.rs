@@ -174,18 +174,20 @@ pub(super) fn hex4(input: &[u8], pos: &mut usize) -> Result<u16, CanonicalError>
     Ok(v)
 }
 
-/// A byte that ends a run of plain string text: `"`, `\\` or a control character.
+/// A byte that ends a run of plain string text: `"`, `\\` or a control character (the
+/// reference the word scans are tested against).
+#[cfg(test)]
 pub(super) fn ends_run(b: u8) -> bool {
     b == b'"' || b == b'\\' || b < 0x20
 }
 
-/// Length of the longest prefix of `s` without a byte that [`ends_run`].
+/// Length of the longest prefix of `s` without a byte that ends a run (`ends_run`).
 ///
 /// Eight bytes at a time: for a word `v`, `(v - 0x01..01 * n) & !v & 0x80..80` has the
 /// high bit set in the lowest byte below `n` (and maybe in bytes above it, through the
 /// borrow, never below it), so the lowest set bit of the three tests below (`== '"'`,
 /// `== '\\'`, `< 0x20`) is the first byte that ends the run. Checked against
-/// [`ends_run`] byte by byte in the tests.
+/// `ends_run` byte by byte in the tests.
 #[inline]
 pub(super) fn plain_run(s: &[u8]) -> usize {
     plain_run_ascii(s).0
@@ -237,13 +239,29 @@ pub(super) fn run_ascii<const AMPERSAND: bool>(s: &[u8]) -> (usize, bool) {
         high |= v;
         done += 8;
     }
+    // The last bytes as one more word, padded with `a` (which ends no run and is
+    // ASCII): no byte-by-byte loop.
     let rest = chunks.remainder();
-    let len = rest
-        .iter()
-        .position(|&b| ends_run(b) || (AMPERSAND && b == b'&'))
-        .unwrap_or(rest.len());
-    let ascii = high & HIGH == 0 && rest.get(..len).unwrap_or_default().is_ascii();
-    (done + len, ascii)
+    if rest.is_empty() {
+        return (done, high & HIGH == 0);
+    }
+    let mut word = [b'a'; 8];
+    for (slot, &b) in word.iter_mut().zip(rest) {
+        *slot = b;
+    }
+    let v = u64::from_le_bytes(word);
+    let ampersand = if AMPERSAND { bytes_equal(v, b'&') } else { 0 };
+    let found = bytes_equal(v, b'"')
+        | bytes_equal(v, b'\\')
+        | (v.wrapping_sub(ONES * 0x20) & !v & HIGH)
+        | ampersand;
+    if found != 0 {
+        let bytes = found.trailing_zeros() / 8;
+        let before = u64::MAX.checked_shr(64 - 8 * bytes).unwrap_or(0);
+        high |= v & before;
+        return (done + bytes as usize, high & HIGH == 0);
+    }
+    (done + rest.len(), (high | v) & HIGH == 0)
 }
 
 /// [`plain_run`] of a string of a body that parsed (no control character in it): only

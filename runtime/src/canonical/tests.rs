@@ -2,7 +2,7 @@
 
 use super::arena::prefix;
 use super::order::IndexOrder;
-use super::scan::{ends_run, parsed_run, plain_run, plain_run_ascii, push_decimal};
+use super::scan::{ends_run, parsed_run, plain_run, plain_run_ascii, push_decimal, run_ascii};
 use super::tree::{tree_parse_sized, word_bound};
 use super::*;
 
@@ -70,13 +70,19 @@ fn plain_run_stops_where_a_byte_by_byte_scan_stops() {
     let naive = |s: &[u8]| {
         let n = stop(s);
         assert_eq!(plain_run_ascii(s), (n, s[..n].is_ascii()), "{s:?}");
+        // The run that also ends at `&` (rule R3's scan).
+        let m = s
+            .iter()
+            .position(|&b| ends_run(b) || b == b'&')
+            .unwrap_or(s.len());
+        assert_eq!(run_ascii::<true>(s), (m, s[..m].is_ascii()), "{s:?}");
         // Strings of a body that parsed hold no control character.
         if s.iter().all(|&b| b >= 0x20) {
             assert_eq!(parsed_run(s), n, "{s:?}");
         }
         n
     };
-    for filler in [b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']'] {
+    for filler in [b'a', 0x20, 0x7f, 0x80, 0xff, b'!', b'#', b'[', b']', b'&'] {
         for len in 0..20usize {
             let mut s = vec![filler; len];
             assert_eq!(plain_run(&s), naive(&s));
