@@ -32,7 +32,7 @@ use super::short::Written;
 mod runs;
 use crate::secret::PrivateKey;
 pub(crate) use runs::ENVELOPE_MEMBERS;
-use runs::{envelope_slot, is, key_run, string_run};
+use runs::{digit_run, envelope_slot, is, key_run, string_run};
 
 /// Largest body this reader takes.
 pub(super) const COMPACT_MAX: usize = 4 * 1024;
@@ -505,9 +505,7 @@ impl<'i> Reader<'i, '_> {
 
     fn digits(&mut self) -> usize {
         let begin = self.pos;
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
-        }
+        self.pos += digit_run(self.input, self.pos);
         self.pos - begin
     }
 

@@ -22,7 +22,7 @@ use serde::ser::{self, Serialize};
 use super::limits::{over_budget, MAX_BODY, MAX_DEPTH};
 use super::members::{self, Member, Shapes};
 use super::rules::{is_key_byte, reads_as_pair_after_ampersand};
-use super::scan::{plain_run, push_decimal};
+use super::scan::{plain_run, push_decimal, run_ascii};
 use super::SENDER_KEY;
 use crate::secret::PrivateKey;
 
@@ -195,12 +195,22 @@ impl Direct {
     }
 
     fn string(&mut self, value: &str) -> Result {
-        if value.contains('&') && reads_as_pair_after_ampersand(value.as_bytes()) {
+        let bytes = value.as_bytes();
+        // One scan for both what JSON escapes and `&`: most strings have neither and are
+        // written between quotes as they are.
+        if run_ascii::<true>(bytes).0 == bytes.len() {
+            self.out.reserve(bytes.len() + 2);
+            self.out.push(b'"');
+            self.out.extend_from_slice(bytes);
+            self.out.push(b'"');
+            return self.pair(bytes);
+        }
+        if value.contains('&') && reads_as_pair_after_ampersand(bytes) {
             // Rule R3 refuses it: the parse says where.
             return Err(Unsupported);
         }
         write_str(&mut self.out, value)?;
-        self.pair(value.as_bytes())
+        self.pair(bytes)
     }
 
     /// Opens an object or array: `{` or `[`.

@@ -46,6 +46,26 @@ pub(super) fn key_run(input: &[u8], at: usize) -> usize {
     i - at + rest.iter().take_while(|b| plain(b)).count()
 }
 
+/// Length of the run of ASCII digits from `at`, eight bytes at a time. For an ASCII
+/// byte `x`, `x + 0x50` has its high bit set exactly when `x >= b'0'` and `x + 0x46`
+/// exactly when `x > b'9'`, and neither carries into the next byte; a byte that is not
+/// ASCII is marked by its own high bit, and what it carries upward cannot move the
+/// lowest mark.
+#[inline]
+pub(super) fn digit_run(input: &[u8], at: usize) -> usize {
+    let mut i = at;
+    while let Some(v) = word(input, i) {
+        let digit = v.wrapping_add(ONES * 0x50) & !v.wrapping_add(ONES * 0x46) & !v & HIGH;
+        let other = !digit & HIGH;
+        if other != 0 {
+            return i - at + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = input.get(i..).unwrap_or_default();
+    i - at + rest.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
 /// The members of an answer's envelope whose values its opener reads: the lean pass
 /// notes where they are as it reads their keys.
 pub(crate) const ENVELOPE_MEMBERS: [&str; 6] = [
@@ -113,6 +133,30 @@ pub(super) fn string_run(input: &[u8], at: usize) -> (usize, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte, at every place of a run of digits of up to twenty bytes, with more
+    /// after it: the run stops where a byte-by-byte check stops.
+    #[test]
+    fn digit_runs_stop_where_a_byte_by_byte_scan_stops() {
+        for len in 0..20 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut digits = vec![b'7'; len];
+                    digits[at] = b;
+                    for tail in [
+                        &b",1"[..],
+                        b"\xff\xff\xff\xff\xff\xff\xff\xff",
+                        b"",
+                        b"0123456789",
+                    ] {
+                        let input = [&digits[..], tail].concat();
+                        let naive = input.iter().take_while(|c| c.is_ascii_digit()).count();
+                        assert_eq!(digit_run(&input, 0), naive, "{input:?}");
+                    }
+                }
+            }
+        }
+    }
 
     /// Every byte, at every place of a key of up to twenty bytes, with more after it:
     /// the run stops where a byte-by-byte check stops.
