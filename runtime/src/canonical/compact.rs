@@ -32,7 +32,7 @@ use super::short::Written;
 mod runs;
 use crate::secret::PrivateKey;
 pub(crate) use runs::ENVELOPE_MEMBERS;
-use runs::{digit_run, envelope_slot, is, key_run, string_run};
+use runs::{digit_run, envelope_slot, is, key_run, quoted_run, string_run};
 
 /// Largest body this reader takes.
 pub(super) const COMPACT_MAX: usize = 4 * 1024;
@@ -179,7 +179,9 @@ impl Compact {
         text: &str,
     ) -> Option<T> {
         let (start, end) = self.data_at?;
-        if input.get(start as usize..end as usize) != Some(text.as_bytes()) {
+        // `text` is that very part of the body (compared by address: no byte compare).
+        let data = input.get(start as usize..end as usize)?;
+        if !std::ptr::eq(data, text.as_bytes()) {
             return None;
         }
         super::data::decode(text, &self.data)
@@ -360,7 +362,7 @@ impl<'i> Reader<'i, '_> {
             return None;
         }
         let start = self.pos + 1;
-        let (len, _) = string_run(self.input, start);
+        let len = quoted_run(self.input, start);
         let end = start + len;
         if self.input.get(end) != Some(&b'"') {
             return None;

@@ -46,6 +46,25 @@ pub(super) fn key_run(input: &[u8], at: usize) -> usize {
     i - at + rest.iter().take_while(|b| plain(b)).count()
 }
 
+/// [`string_run`]'s length alone (the signature's text: its `&` does not matter).
+#[inline]
+pub(super) fn quoted_run(input: &[u8], at: usize) -> usize {
+    let mut i = at;
+    while let Some(v) = word(input, i) {
+        let found = bytes_equal(v, b'"') | bytes_equal(v, b'\\') | control(v);
+        if found != 0 {
+            return i - at + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = input.get(i..).unwrap_or_default();
+    i - at
+        + rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(rest.len())
+}
+
 /// Length of the run of ASCII digits from `at`, eight bytes at a time. For an ASCII
 /// byte `x`, `x + 0x50` has its high bit set exactly when `x >= b'0'` and `x + 0x46`
 /// exactly when `x > b'9'`, and neither carries into the next byte; a byte that is not
