@@ -27,6 +27,7 @@ use std::cell::RefCell;
 use super::limits::{EXPANSION_ALLOWANCE, MAX_DEPTH};
 use super::members::{self, Member, Shapes};
 use super::rules::reads_as_pair_after_ampersand;
+use super::scan;
 use super::short::Written;
 
 mod runs;
@@ -51,8 +52,6 @@ pub(super) struct Compact {
     path: Vec<u8>,
     /// The orders of objects of a few shapes read before on this thread.
     shapes: Shapes,
-    /// The top-level members: `[key start, key end, value start, value end]`.
-    top: Vec<[u32; 4]>,
     /// The number of pairs that sort before `senderKey=<key>`.
     sender_at: usize,
     /// Where the top-level `data` member's value is in the body, when it is an object
@@ -98,7 +97,6 @@ impl Compact {
                     spare: Vec::with_capacity(64),
                     path: Vec::with_capacity(64),
                     shapes: Shapes::default(),
-                    top: Vec::with_capacity(16),
                     sender_at: 0,
                     data_at: None,
                     data: Vec::with_capacity(16),
@@ -111,7 +109,6 @@ impl Compact {
         compact.pairs.clear();
         compact.members.clear();
         compact.path.clear();
-        compact.top.clear();
         compact.sender_at = 0;
         compact.data_at = None;
         compact.data.clear();
@@ -143,22 +140,39 @@ impl Compact {
         self.pairs.len()
     }
 
-    /// The text of the top-level members named `names`, as in the body.
+    /// The text of the top-level members named `names`, as in the body (which this
+    /// pass read: its top level is walked again, keys plain; the opener's members are
+    /// noted as they are read, see [`Compact::envelope_members`]).
     pub(super) fn top_members<'a, const N: usize>(
         &self,
         input: &'a [u8],
         names: [&str; N],
     ) -> [Option<&'a [u8]>; N] {
         let mut found = [None; N];
-        for &[key_start, key_end, start, end] in &self.top {
-            let key = input.get(key_start as usize..key_end as usize);
+        let skip_ws = |mut at: usize| {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = input.get(at) {
+                at += 1;
+            }
+            at
+        };
+        let mut at = skip_ws(skip_ws(0) + 1);
+        while input.get(at) == Some(&b'"') {
+            let key_end = at + 1 + key_run(input, at + 1);
+            let key = input.get(at + 1..key_end);
+            let start = skip_ws(skip_ws(key_end + 1) + 1);
+            let end = scan::value_end(input, start);
             if let Some(slot) = names
                 .iter()
                 .position(|name| key == Some(name.as_bytes()))
                 .and_then(|n| found.get_mut(n))
             {
-                *slot = input.get(start as usize..end as usize);
+                *slot = input.get(start..end);
             }
+            at = skip_ws(end);
+            if input.get(at) != Some(&b',') {
+                break;
+            }
+            at = skip_ws(at + 1);
         }
         found
     }
@@ -303,12 +317,8 @@ impl<'i> Reader<'i, '_> {
                 }
             };
             if top {
-                let (start, end) = (value_start as u32, self.pos as u32);
-                self.c
-                    .top
-                    .push([key_start as u32, key_end as u32, start, end]);
                 if let Some(slot) = envelope_slot(key).and_then(|n| self.c.envelope.get_mut(n)) {
-                    *slot = Some((start, end));
+                    *slot = Some((value_start as u32, self.pos as u32));
                 }
             } else if depth == 2 {
                 // A member of `data` (the only object at depth 2 being read while
