@@ -395,15 +395,15 @@ fn metrics(trips: &[Trip], own_ns: f64, floor_ns: f64, ratio: f64) {
 const OWN_WORK_STOPS: &str = "Outside SHA-256 (callgrind, per call) the envelope and \
     signature take 3.9k instructions (5.0k before this round: head strings scanned once, the \
     timestamp two digits at a time, the hashing buffer's literals copied inline) and verifying \
-    and decoding the answer 10.45k (12.7k): the lean pass 7.1k (ordering members 1.1k of it) \
+    and decoding the answer 10.3k (12.7k): the lean pass 6.9k (ordering members 1.1k of it) \
     after one UTF-8 check of the whole body 0.3k, gathering the digest 0.8k, comparing the \
     signature 0.3k, the envelope's members 0.4k (noted by the pass as it reads their keys), \
     decoding data 0.9k from the members the pass delimited (serde_json over data's text, as \
     the floor does: 2.2k); against the floor's 6.3k, and SHA-256 is 10 blocks against 9. It \
-    sits at the line (1.83 to 2.07 in six runs, highest when the machine is slow): what is \
+    sits at the line (1.83 to 2.07 in nine runs, highest when the machine is slow): what is \
     left is reading the whole answer where the floor reads only data (about \
     20 instructions a byte: the key and string scans, a record and a member per pair) and the \
-    request's random bytes (one more SHA-256 block).";
+    request's random bytes (one more SHA-256 block); 2x with room needs about 1.5k fewer.";
 
 /// The round trips at 1 and 16 in flight with their CPU split, and the transport alone.
 fn report_round_trips(bench: &Bench) -> Vec<Trip> {
