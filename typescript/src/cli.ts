@@ -25,7 +25,7 @@ import { attachSignature, check, nullSkippedWords } from "./sign.js";
 
 export const KEY_VARIABLE = "BAAS_PRIVATE_KEY";
 /** The version `--version` prints (the package's). */
-export const VERSION = "0.4.0";
+export const VERSION = "0.4.1";
 
 export interface Io {
   readonly stdin: Uint8Array;

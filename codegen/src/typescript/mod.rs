@@ -44,7 +44,7 @@ pub const SRC: &str = "typescript/src";
 pub const HEADER: &str = crate::artifact::GENERATED_HEADER;
 
 /// The version of the hand-written runtime the package needs.
-pub const RUNTIME_VERSION: &str = "0.4.0";
+pub const RUNTIME_VERSION: &str = "0.4.1";
 
 /// The width doc comments wrap at.
 const WIDTH: usize = 96;
