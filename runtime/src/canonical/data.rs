@@ -13,8 +13,8 @@
 //! caller then decodes `data`'s text with `serde_json` as before, which gives the result
 //! or the error it always gave. `data_tests.rs` checks the two agree.
 
+use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
-use serde::forward_to_deserialize_any;
 
 /// The members of `data` as the lean pass found them: `[key start, key end, value start,
 /// value end]`, relative to `data`'s text (keys without their quotes, values whole).
@@ -158,7 +158,10 @@ impl<'de> MapAccess<'de> for Members<'de, '_> {
             return Err(leave());
         };
         self.value = Some(value);
-        seed.deserialize(Key(key)).map(Some)
+        // A plain key is its text between the quotes, as `serde_json` hands an unescaped
+        // key; read as anything but a string it fails, and `serde_json` decides.
+        seed.deserialize(BorrowedStrDeserializer::new(key))
+            .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
@@ -168,61 +171,6 @@ impl<'de> MapAccess<'de> for Members<'de, '_> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.members.len())
-    }
-}
-
-/// A key (plain: its text between the quotes), as `serde_json` hands an unescaped key;
-/// read as anything but a string it is left to `serde_json`.
-struct Key<'de>(&'de str);
-
-impl<'de> Deserializer<'de> for Key<'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_borrowed_str(self.0)
-    }
-
-    forward_to_deserialize_any! { str string identifier ignored_any }
-
-    // Keys read as numbers, bytes, options, ...: `serde_json` reads them its own way.
-    leave! {
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_bytes
-        deserialize_byte_buf deserialize_unit deserialize_seq deserialize_map
-        deserialize_option
-    }
-    leave_named! { deserialize_unit_struct deserialize_newtype_struct }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, _v: V) -> Result<V::Value, Error> {
-        Err(leave())
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        _v: V,
-    ) -> Result<V::Value, Error> {
-        Err(leave())
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        _v: V,
-    ) -> Result<V::Value, Error> {
-        Err(leave())
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value, Error> {
-        Err(leave())
     }
 }
 
